@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Multisched: the common part of the BVT, VTRR, BEBS and RBS classes
+ *
+ * Four scheduling classes from the research literature sit beside the
+ * mainline ones (see Documentation/scheduler/sched-multisched.rst):
+ *
+ *   stop > dl > rbs > rt > bebs > bvt > vtrr > fair > ext > idle
+ *
+ * RBS reservations are admission-controlled and bandwidth-bounded, so they
+ * sit with SCHED_DEADLINE above RT. BEBS, BVT and VTRR are general-purpose
+ * schedulers meant to be able to run the whole system; they sit below RT
+ * and above fair, whose dl_server keeps SCHED_NORMAL tasks from starving
+ * behind them.
+ *
+ * This file holds what the classes share: the table of classes and whether
+ * each one accepts tasks yet, the validation of the SCHED_ATTR_SIZE_VER2
+ * parameters and the privilege rules for them, the choice of class for a
+ * policy (including the "normal class" that runs SCHED_NORMAL and
+ * SCHED_BATCH tasks instead of fair, set at boot with sched_normal_class=
+ * or at run time with the kernel.sched_normal_class sysctl), and the
+ * /proc/<pid>/sched section. The algorithms live in bvt.c, vtrr.c, bebs.c
+ * and rbs.c.
+ */
+#include <linux/capability.h>
+#include <linux/mmu_context.h>
+#include <linux/sysctl.h>
+#include <linux/seq_file.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+
+#include "sched.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/multisched.h>
+
+/*
+ * struct ms_class - one multisched class
+ * @name:	name used by sched_normal_class= and the sysctls
+ * @policy:	its SCHED_* policy
+ * @class:	its sched_class
+ * @ready:	whether the class accepts tasks; a class is linked into the
+ *		hierarchy before its algorithm lands, and until then its
+ *		policy fails with EINVAL rather than run half-built
+ * @general:	whether it may run every SCHED_NORMAL task (not RBS, whose
+ *		reservations are admission-controlled)
+ */
+struct ms_class {
+	const char			*name;
+	int				policy;
+	const struct sched_class	*class;
+	bool				ready;
+	bool				general;
+};
+
+static const struct ms_class ms_classes[] = {
+#ifdef CONFIG_SCHED_BVT
+	{ "bvt",  SCHED_BVT,  &bvt_sched_class,  false, true },
+#endif
+#ifdef CONFIG_SCHED_VTRR
+	{ "vtrr", SCHED_VTRR, &vtrr_sched_class, false, true },
+#endif
+#ifdef CONFIG_SCHED_BEBS
+	{ "bebs", SCHED_BEBS, &bebs_sched_class, false, true },
+#endif
+#ifdef CONFIG_SCHED_RBS
+	{ "rbs",  SCHED_RBS,  &rbs_sched_class,  false, false },
+#endif
+};
+
+static const struct ms_class *ms_class_of(int policy)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
+		if (ms_classes[i].policy == policy)
+			return &ms_classes[i];
+	return NULL;
+}
+
+static const struct ms_class *ms_class_by_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
+		if (sysfs_streq(name, ms_classes[i].name))
+			return &ms_classes[i];
+	return NULL;
+}
+
+/*
+ * The class that runs SCHED_NORMAL and SCHED_BATCH tasks; NULL is fair.
+ * Written under ms_normal_mutex, read locklessly on fork and setscheduler.
+ */
+static const struct ms_class *ms_normal;
+static DEFINE_MUTEX(ms_normal_mutex);
+
+static u32 ms_nice_weight(int nice)
+{
+	return sched_prio_to_weight[nice - MIN_NICE];
+}
+
+/* The weight a task asked for, or the one its nice value implies. */
+static u32 ms_effective_weight(u32 weight, int nice)
+{
+	return weight ? weight : ms_nice_weight(nice);
+}
+
+static bool ms_period_valid(u64 runtime, u64 period)
+{
+	return period >= MS_PERIOD_MIN && period <= MS_PERIOD_MAX &&
+	       runtime >= MS_RUNTIME_MIN && runtime <= period;
+}
+
+/*
+ * ms_validate_attr - are @attr's parameters well-formed for @policy?
+ *
+ * Pure range checking, no privilege and no admission control. Each class
+ * takes only the fields and flags that mean something to it; anything else
+ * set is an error rather than silently ignored.
+ */
+static int ms_validate_attr(int policy, const struct sched_attr *attr)
+{
+	bool warp_set = attr->sched_warp || attr->sched_warp_limit ||
+			attr->sched_unwarp;
+	bool time_set = attr->sched_runtime || attr->sched_deadline ||
+			attr->sched_period;
+	u32 flags = attr->sched_ms_flags;
+
+	if (flags & ~MS_FLAGS_ALL)
+		return -EINVAL;
+	if (attr->sched_weight &&
+	    (attr->sched_weight < MS_WEIGHT_MIN ||
+	     attr->sched_weight > MS_WEIGHT_MAX))
+		return -EINVAL;
+
+	switch (policy) {
+	case SCHED_BVT:
+		if (flags & ~MS_FLAGS_BVT || time_set)
+			return -EINVAL;
+		if (attr->sched_warp < 0 || attr->sched_warp > MS_WARP_MAX)
+			return -EINVAL;
+		if (attr->sched_warp_limit &&
+		    (attr->sched_warp_limit < MS_WARP_LIMIT_MIN ||
+		     attr->sched_warp_limit > MS_WARP_LIMIT_MAX))
+			return -EINVAL;
+		if (attr->sched_unwarp > MS_UNWARP_MAX)
+			return -EINVAL;
+		return 0;
+	case SCHED_VTRR:
+		return flags || warp_set || time_set ? -EINVAL : 0;
+	case SCHED_BEBS:
+		if (flags & ~MS_FLAGS_BEBS || warp_set)
+			return -EINVAL;
+		/* A best-effort server may leave budget and period to adapt. */
+		if (!(flags & MS_FLAG_BEBS_PERIODIC) && !time_set)
+			return 0;
+		if (!ms_period_valid(attr->sched_runtime, attr->sched_period))
+			return -EINVAL;
+		if (attr->sched_deadline &&
+		    (attr->sched_deadline < attr->sched_runtime ||
+		     attr->sched_deadline > attr->sched_period))
+			return -EINVAL;
+		return 0;
+	case SCHED_RBS:
+		if (flags & ~MS_FLAGS_RBS || warp_set || attr->sched_deadline)
+			return -EINVAL;
+		/* The feedback controller may pick proportion and period. */
+		if ((flags & MS_FLAG_RBS_FEEDBACK) && !time_set)
+			return 0;
+		if (!ms_period_valid(attr->sched_runtime, attr->sched_period))
+			return -EINVAL;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * ms_check_privilege - may an unprivileged caller ask for @attr?
+ *
+ * As with nice values and RT priorities, a task may give up what it has
+ * but not take more: raising its weight or warp, entering the reserved
+ * level and holding a reservation need CAP_SYS_NICE.
+ */
+static int ms_check_privilege(struct task_struct *p, int policy,
+			      const struct sched_attr *attr)
+{
+	bool same = p->policy == policy;
+	u32 old_weight, new_weight;
+
+	if (capable(CAP_SYS_NICE))
+		return 0;
+
+	if (attr->sched_ms_flags & MS_FLAG_RESERVED)
+		return -EPERM;
+	if (policy == SCHED_RBS ||
+	    (policy == SCHED_BEBS && attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
+		return same ? 0 : -EPERM;
+
+	old_weight = ms_effective_weight(same ? p->ms.weight : 0, task_nice(p));
+	new_weight = ms_effective_weight(attr->sched_weight, attr->sched_nice);
+	if (new_weight > old_weight && !can_nice(p, attr->sched_nice))
+		return -EPERM;
+	if (attr->sched_warp > (same ? p->ms.warp : 0))
+		return -EPERM;
+	return 0;
+}
+
+/**
+ * ms_check_attr - validate a sched_setattr() request for @policy
+ * @p:		the task
+ * @attr:	the request
+ * @policy:	the policy it asks for, after SETPARAM_POLICY is resolved
+ * @user:	whether it comes from user space and privileges apply
+ *
+ * Return: 0, -EINVAL for a class that is not there (not built, or not yet
+ * accepting tasks) or a parameter out of range, or -EPERM.
+ */
+int ms_check_attr(struct task_struct *p, const struct sched_attr *attr,
+		  int policy, bool user)
+{
+	const struct ms_class *c;
+	int ret;
+
+	if (!ms_policy(policy))
+		return ms_attr_has_params(attr) ? -EINVAL : 0;
+
+	c = ms_class_of(policy);
+	if (!c || !c->ready)
+		return -EINVAL;
+
+	ret = ms_validate_attr(policy, attr);
+	if (ret || !user)
+		return ret;
+
+	return ms_check_privilege(p, policy, attr);
+}
+
+/* Store @attr's class parameters in @p; @attr is NULL to clear them. */
+void ms_setparams(struct task_struct *p, int policy,
+		  const struct sched_attr *attr)
+{
+	struct sched_ms_entity *ms = &p->ms;
+
+	if (!ms_policy(policy) || !attr) {
+		memset(ms, 0, sizeof(*ms));
+		return;
+	}
+
+	ms->weight = attr->sched_weight;
+	ms->flags = attr->sched_ms_flags;
+	ms->warp = attr->sched_warp;
+	ms->warp_limit = attr->sched_warp_limit;
+	ms->unwarp = attr->sched_unwarp;
+	ms->runtime = attr->sched_runtime;
+	ms->deadline = attr->sched_deadline;
+	ms->period = attr->sched_period;
+	trace_ms_setattr(p, policy);
+}
+
+void ms_getparams(struct task_struct *p, struct sched_attr *attr)
+{
+	const struct sched_ms_entity *ms = &p->ms;
+
+	attr->sched_nice = task_nice(p);
+	attr->sched_weight = ms->weight;
+	attr->sched_ms_flags = ms->flags;
+	attr->sched_warp = ms->warp;
+	attr->sched_warp_limit = ms->warp_limit;
+	attr->sched_unwarp = ms->unwarp;
+	attr->sched_runtime = ms->runtime;
+	attr->sched_deadline = ms->deadline;
+	attr->sched_period = ms->period;
+}
+
+bool ms_params_changed(struct task_struct *p, const struct sched_attr *attr)
+{
+	struct sched_attr cur = { };
+
+	ms_getparams(p, &cur);
+	return cur.sched_nice != attr->sched_nice ||
+	       cur.sched_weight != attr->sched_weight ||
+	       cur.sched_ms_flags != attr->sched_ms_flags ||
+	       cur.sched_warp != attr->sched_warp ||
+	       cur.sched_warp_limit != attr->sched_warp_limit ||
+	       cur.sched_unwarp != attr->sched_unwarp ||
+	       cur.sched_runtime != attr->sched_runtime ||
+	       cur.sched_deadline != attr->sched_deadline ||
+	       cur.sched_period != attr->sched_period;
+}
+
+/**
+ * ms_setscheduler_class - the multisched class that runs @policy
+ * @policy:	a task's policy
+ *
+ * Called by __setscheduler_class() once DL and RT priorities (including
+ * priority-inheritance boosts) are ruled out.
+ *
+ * Return: the class, or NULL when @policy belongs to a mainline class.
+ */
+const struct sched_class *ms_setscheduler_class(int policy)
+{
+	const struct ms_class *c;
+
+	if (ms_policy(policy)) {
+		c = ms_class_of(policy);
+		return c ? c->class : NULL;
+	}
+	if (policy == SCHED_NORMAL || policy == SCHED_BATCH) {
+		c = READ_ONCE(ms_normal);
+		return c ? c->class : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * sched_fork() has applied SCHED_RESET_ON_FORK: a child that left the
+ * multisched policies drops their parameters, the others inherit them.
+ */
+void ms_fork(struct task_struct *p)
+{
+	if (!ms_policy(p->policy))
+		ms_setparams(p, p->policy, NULL);
+}
+
+/*
+ * The child chose its class in sched_fork(), before it was on the task
+ * list; a concurrent ms_switch_normal() may have missed it. It is not
+ * runnable yet, so its class can simply be chosen again.
+ */
+void ms_post_fork(struct task_struct *p)
+{
+	struct rq_flags rf;
+	struct rq *rq;
+
+	if (!fair_policy(p->policy) || rt_or_dl_task(p))
+		return;
+
+	rq = task_rq_lock(p, &rf);
+	p->sched_class = __setscheduler_class(p->policy, p->prio);
+	task_rq_unlock(rq, p, &rf);
+}
+
+/*
+ * Move every SCHED_NORMAL and SCHED_BATCH task into the class that
+ * ms_normal now names. Forks racing with this are caught by
+ * ms_post_fork(): a child not yet on the task list when we walk it reads
+ * the new ms_normal after it is linked.
+ */
+static unsigned int ms_switch_normal(void)
+{
+	struct sched_enq_and_set_ctx ctx;
+	const struct sched_class *old, *new;
+	struct task_struct *g, *p;
+	unsigned int moved = 0;
+
+	lockdep_assert_held(&ms_normal_mutex);
+
+	read_lock(&tasklist_lock);
+	smp_mb__after_spinlock();
+	for_each_process_thread(g, p) {
+		struct rq_flags rf;
+		struct rq *rq;
+
+		rq = task_rq_lock(p, &rf);
+		if (!fair_policy(p->policy) || is_idle_task(p) ||
+		    rt_or_dl_task(p)) {
+			task_rq_unlock(rq, p, &rf);
+			continue;
+		}
+		old = p->sched_class;
+		new = __setscheduler_class(p->policy, p->prio);
+		if (old != new) {
+			update_rq_clock(rq);
+			if (p->se.sched_delayed)
+				dequeue_task(rq, p, DEQUEUE_SLEEP |
+					     DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
+			sched_deq_and_put_task(p, DEQUEUE_SAVE | DEQUEUE_MOVE,
+					       &ctx);
+			p->sched_class = new;
+			check_class_changing(rq, p, old);
+			sched_enq_and_set_task(&ctx);
+			check_class_changed(rq, p, old, p->prio);
+			moved++;
+		}
+		task_rq_unlock(rq, p, &rf);
+	}
+	read_unlock(&tasklist_lock);
+
+	return moved;
+}
+
+static const char *ms_normal_name(const struct ms_class *c)
+{
+	return c ? c->name : "fair";
+}
+
+/*
+ * ms_set_normal - choose the class of SCHED_NORMAL tasks by name
+ *
+ * Return: 0, or -EINVAL for a name that is not "fair" or a general-purpose
+ * class accepting tasks.
+ */
+static int ms_set_normal(const char *name)
+{
+	const struct ms_class *c = NULL;
+	const char *from;
+	unsigned int moved;
+
+	if (!sysfs_streq(name, "fair")) {
+		c = ms_class_by_name(name);
+		if (!c || !c->ready || !c->general)
+			return -EINVAL;
+	}
+
+	guard(mutex)(&ms_normal_mutex);
+	if (c == ms_normal)
+		return 0;
+	from = ms_normal_name(ms_normal);
+	WRITE_ONCE(ms_normal, c);
+	moved = ms_switch_normal();
+	trace_ms_normal_class(from, ms_normal_name(c), moved);
+	pr_info("multisched: SCHED_NORMAL tasks now run in %s (%u moved)\n",
+		ms_normal_name(c), moved);
+	return 0;
+}
+
+static int __init ms_normal_setup(char *str)
+{
+	const struct ms_class *c = ms_class_by_name(str);
+
+	if (sysfs_streq(str, "fair"))
+		return 1;
+	if (!c || !c->ready || !c->general) {
+		pr_err("multisched: sched_normal_class=%s: no such general-purpose class accepting tasks; using fair\n",
+		       str);
+		return 1;
+	}
+	/* No task has forked yet: setting the pointer is all it takes. */
+	ms_normal = c;
+	return 1;
+}
+__setup("sched_normal_class=", ms_normal_setup);
+
+#ifdef CONFIG_SYSCTL
+#define MS_NAME_LEN	16
+
+static int ms_sysctl_normal_class(const struct ctl_table *table, int write,
+				  void *buffer, size_t *lenp, loff_t *ppos)
+{
+	char name[MS_NAME_LEN];
+	struct ctl_table t = {
+		.data	= name,
+		.maxlen	= sizeof(name),
+	};
+	int ret;
+
+	strscpy(name, ms_normal_name(READ_ONCE(ms_normal)), sizeof(name));
+	ret = proc_dostring(&t, write, buffer, lenp, ppos);
+	if (ret || !write)
+		return ret;
+
+	return ms_set_normal(name);
+}
+
+/* The classes that accept tasks, space-separated: what schedctl lists. */
+static int ms_sysctl_classes(const struct ctl_table *table, int write,
+			     void *buffer, size_t *lenp, loff_t *ppos)
+{
+	char list[ARRAY_SIZE(ms_classes) * MS_NAME_LEN + 1] = "";
+	struct ctl_table t = {
+		.data	= list,
+		.maxlen	= sizeof(list),
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
+		if (!ms_classes[i].ready)
+			continue;
+		if (list[0])
+			strlcat(list, " ", sizeof(list));
+		strlcat(list, ms_classes[i].name, sizeof(list));
+	}
+	return proc_dostring(&t, write, buffer, lenp, ppos);
+}
+
+static struct ctl_table ms_sysctls[] = {
+	{
+		.procname	= "sched_normal_class",
+		.mode		= 0644,
+		.proc_handler	= ms_sysctl_normal_class,
+	},
+	{
+		.procname	= "sched_ms_classes",
+		.mode		= 0444,
+		.proc_handler	= ms_sysctl_classes,
+	},
+};
+
+static int __init ms_sysctl_init(void)
+{
+	register_sysctl_init("kernel", ms_sysctls);
+	return 0;
+}
+late_initcall(ms_sysctl_init);
+#endif /* CONFIG_SYSCTL */
+
+/* The /proc/<pid>/sched section; the classes add their own lines here. */
+void ms_proc_show_task(struct task_struct *p, struct seq_file *m)
+{
+	const struct sched_ms_entity *ms = &p->ms;
+
+	if (!ms_policy(p->policy) && !ms_setscheduler_class(p->policy))
+		return;
+
+	seq_printf(m, "%-45s:%21s\n", "ms.class",
+		   p->sched_class == &fair_sched_class ? "fair" :
+		   p->sched_class == &rt_sched_class ? "rt (boosted)" :
+		   p->sched_class == &dl_sched_class ? "dl (boosted)" :
+		   ms_normal_name(ms_class_of(p->policy) ?: READ_ONCE(ms_normal)));
+	seq_printf(m, "%-45s:%21u\n", "ms.weight",
+		   ms_effective_weight(ms->weight, task_nice(p)));
+	seq_printf(m, "%-45s:%21u\n", "ms.flags", ms->flags);
+	seq_printf(m, "%-45s:%21lld\n", "ms.warp", ms->warp);
+	seq_printf(m, "%-45s:%21llu\n", "ms.warp_limit", ms->warp_limit);
+	seq_printf(m, "%-45s:%21llu\n", "ms.unwarp", ms->unwarp);
+	seq_printf(m, "%-45s:%21llu\n", "ms.runtime", ms->runtime);
+	seq_printf(m, "%-45s:%21llu\n", "ms.period", ms->period);
+}
+
+void init_ms_rq(struct rq *rq)
+{
+	memset(&rq->ms, 0, sizeof(rq->ms));
+}
+
+void __init ms_sched_init(void)
+{
+	/* The order of include/asm-generic/vmlinux.lds.h, as in sched_init(). */
+#ifdef CONFIG_SCHED_RBS
+	BUG_ON(!sched_class_above(&dl_sched_class, &rbs_sched_class));
+	BUG_ON(!sched_class_above(&rbs_sched_class, &rt_sched_class));
+#endif
+#ifdef CONFIG_SCHED_BEBS
+	BUG_ON(!sched_class_above(&rt_sched_class, &bebs_sched_class));
+	BUG_ON(!sched_class_above(&bebs_sched_class, &fair_sched_class));
+#endif
+#ifdef CONFIG_SCHED_BVT
+	BUG_ON(!sched_class_above(&rt_sched_class, &bvt_sched_class));
+	BUG_ON(!sched_class_above(&bvt_sched_class, &fair_sched_class));
+#endif
+#ifdef CONFIG_SCHED_VTRR
+	BUG_ON(!sched_class_above(&rt_sched_class, &vtrr_sched_class));
+	BUG_ON(!sched_class_above(&vtrr_sched_class, &fair_sched_class));
+#endif
+#if defined(CONFIG_SCHED_BEBS) && defined(CONFIG_SCHED_BVT)
+	BUG_ON(!sched_class_above(&bebs_sched_class, &bvt_sched_class));
+#endif
+#if defined(CONFIG_SCHED_BVT) && defined(CONFIG_SCHED_VTRR)
+	BUG_ON(!sched_class_above(&bvt_sched_class, &vtrr_sched_class));
+#endif
+}
+
+#ifdef CONFIG_SCHED_MULTISCHED_KUNIT_TEST
+#include "multisched_test.c"
+#endif

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared declarations of the multisched classes (BVT, VTRR, BEBS, RBS):
+ * their per-runqueue state and the hooks core.c, syscalls.c and debug.c
+ * call. Included from sched.h.
+ */
+#ifndef _KERNEL_SCHED_MULTISCHED_H
+#define _KERNEL_SCHED_MULTISCHED_H
+
+#include <uapi/linux/sched/multisched.h>
+#include <uapi/linux/sched/types.h>
+
+struct rq;
+struct seq_file;
+struct sched_class;
+struct task_struct;
+
+static inline bool ms_policy(int policy)
+{
+	return policy >= SCHED_BVT && policy <= SCHED_RBS;
+}
+
+/* Does @attr carry any of the SCHED_ATTR_SIZE_VER2 class parameters? */
+static inline bool ms_attr_has_params(const struct sched_attr *attr)
+{
+	return attr->sched_weight || attr->sched_ms_flags ||
+	       attr->sched_warp || attr->sched_warp_limit ||
+	       attr->sched_unwarp;
+}
+
+#ifdef CONFIG_SCHED_MULTISCHED
+
+/* Per-runqueue state of each class; every class owns its own member. */
+struct bvt_rq {
+	unsigned int		nr_running;
+};
+
+struct vtrr_rq {
+	unsigned int		nr_running;
+};
+
+struct bebs_rq {
+	unsigned int		nr_running;
+};
+
+struct rbs_rq {
+	unsigned int		nr_running;
+};
+
+struct ms_rq {
+#ifdef CONFIG_SCHED_BVT
+	struct bvt_rq		bvt;
+#endif
+#ifdef CONFIG_SCHED_VTRR
+	struct vtrr_rq		vtrr;
+#endif
+#ifdef CONFIG_SCHED_BEBS
+	struct bebs_rq		bebs;
+#endif
+#ifdef CONFIG_SCHED_RBS
+	struct rbs_rq		rbs;
+#endif
+};
+
+extern const struct sched_class bvt_sched_class;
+extern const struct sched_class vtrr_sched_class;
+extern const struct sched_class bebs_sched_class;
+extern const struct sched_class rbs_sched_class;
+
+void ms_sched_init(void);
+void init_ms_rq(struct rq *rq);
+int ms_check_attr(struct task_struct *p, const struct sched_attr *attr,
+		  int policy, bool user);
+void ms_setparams(struct task_struct *p, int policy,
+		  const struct sched_attr *attr);
+void ms_getparams(struct task_struct *p, struct sched_attr *attr);
+bool ms_params_changed(struct task_struct *p, const struct sched_attr *attr);
+const struct sched_class *ms_setscheduler_class(int policy);
+void ms_fork(struct task_struct *p);
+void ms_post_fork(struct task_struct *p);
+void ms_proc_show_task(struct task_struct *p, struct seq_file *m);
+
+#else /* !CONFIG_SCHED_MULTISCHED */
+
+struct ms_rq { };
+
+static inline void ms_sched_init(void) { }
+static inline void init_ms_rq(struct rq *rq) { }
+
+static inline int ms_check_attr(struct task_struct *p,
+				const struct sched_attr *attr,
+				int policy, bool user)
+{
+	return ms_attr_has_params(attr) ? -EINVAL : 0;
+}
+
+static inline void ms_setparams(struct task_struct *p, int policy,
+				const struct sched_attr *attr) { }
+static inline void ms_getparams(struct task_struct *p,
+				struct sched_attr *attr) { }
+
+static inline bool ms_params_changed(struct task_struct *p,
+				     const struct sched_attr *attr)
+{
+	return false;
+}
+
+static inline const struct sched_class *ms_setscheduler_class(int policy)
+{
+	return NULL;
+}
+
+static inline void ms_fork(struct task_struct *p) { }
+static inline void ms_post_fork(struct task_struct *p) { }
+static inline void ms_proc_show_task(struct task_struct *p,
+				     struct seq_file *m) { }
+
+#endif /* CONFIG_SCHED_MULTISCHED */
+
+#endif /* _KERNEL_SCHED_MULTISCHED_H */

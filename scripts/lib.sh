@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the multisched scripts. Sourced, not run.
+
+MS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+MS_BUILD=${MS_BUILD:-$MS_TOP/build}
+MS_TARBALL=${MS_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+MS_PRISTINE=$MS_BUILD/pristine	# untouched unpack of the tarball
+MS_KSRC=$MS_BUILD/linux		# the tree we build in
+MS_STAGE=$MS_BUILD/stage	# patched copies of the files we own
+MS_JOBS=${MS_JOBS:-$(nproc)}
+
+ms_log() { printf '==> %s\n' "$*" >&2; }
+ms_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The files this repository adds to the kernel tree, relative to its root.
+ms_new_files() {
+	(cd "$MS_TOP" && find kernel include Documentation tools/schedctl \
+		-type f ! -name '*.o' ! -name schedctl ! -name '.*' | LC_ALL=C sort)
+}
+
+# The kernel files the patch series edits.
+ms_patched_files() {
+	cat "$MS_TOP"/patches/*.patch 2>/dev/null |
+		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' | LC_ALL=C sort -u
+}

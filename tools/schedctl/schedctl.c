@@ -1,0 +1,1253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedctl - run a command under, or move a task into, a scheduling class.
+ *
+ * In the spirit of util-linux chrt(1), but it knows the multisched classes
+ * (BVT, VTRR, BEBS, RBS) and the 88-byte struct sched_attr that carries
+ * their parameters. Every syscall failure is explained in words.
+ *
+ * Exit status: 0 success, 1 a syscall or runtime failure, 2 a usage error,
+ * 127 COMMAND could not be executed; otherwise the status of COMMAND.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/sched/types.h>
+#include <linux/sched/multisched.h>
+
+#ifndef SCHED_ATTR_SIZE_VER2
+#error "HDR must hold the multisched uapi headers (no SCHED_ATTR_SIZE_VER2)"
+#endif
+
+_Static_assert(sizeof(struct sched_attr) == SCHED_ATTR_SIZE_VER2,
+	       "struct sched_attr in HDR is not the 88-byte multisched layout");
+
+#define SCHEDCTL_VERSION	"1.0"
+
+/* From <linux/sched.h>; glibc's <sched.h> clashes with that header. */
+#ifndef SCHED_OTHER
+#define SCHED_OTHER		0
+#endif
+#ifndef SCHED_BATCH
+#define SCHED_BATCH		3
+#endif
+#ifndef SCHED_IDLE
+#define SCHED_IDLE		5
+#endif
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE		6
+#endif
+#ifndef SCHED_EXT
+#define SCHED_EXT		7
+#endif
+#ifndef SCHED_FLAG_RESET_ON_FORK
+#define SCHED_FLAG_RESET_ON_FORK	0x01
+#endif
+
+#define PROC_MS_CLASSES		"/proc/sys/kernel/sched_ms_classes"
+#define PROC_NORMAL_CLASS	"/proc/sys/kernel/sched_normal_class"
+#define PROC_MS_BANDWIDTH	"/proc/sys/kernel/sched_ms_bandwidth"
+
+#define NSEC_PER_SEC		1000000000ULL
+#define PPM			1000000ULL
+#define CAP_SYS_NICE_BIT	23
+
+enum kind {
+	K_NORMAL,		/* SCHED_OTHER, SCHED_BATCH, SCHED_IDLE */
+	K_RT,			/* SCHED_FIFO, SCHED_RR */
+	K_DL,			/* SCHED_DEADLINE */
+	K_BVT,
+	K_VTRR,
+	K_BEBS,
+	K_RBS,
+};
+
+struct policy {
+	const char *name;	/* as -c takes it, and the sysctl spells it */
+	const char *sname;	/* SCHED_* */
+	unsigned int nr;
+	enum kind kind;
+	const char *desc;
+};
+
+static const struct policy policies[] = {
+	{ "other", "SCHED_OTHER", SCHED_OTHER, K_NORMAL,
+	  "default time sharing (alias: normal)" },
+	{ "batch", "SCHED_BATCH", SCHED_BATCH, K_NORMAL,
+	  "time sharing for CPU-bound work" },
+	{ "idle", "SCHED_IDLE", SCHED_IDLE, K_NORMAL,
+	  "very low priority background work" },
+	{ "fifo", "SCHED_FIFO", SCHED_FIFO, K_RT,
+	  "real-time, first in first out" },
+	{ "rr", "SCHED_RR", SCHED_RR, K_RT,
+	  "real-time, round robin" },
+	{ "deadline", "SCHED_DEADLINE", SCHED_DEADLINE, K_DL,
+	  "earliest deadline first with CBS" },
+	{ "bvt", "SCHED_BVT", SCHED_BVT, K_BVT,
+	  "Borrowed Virtual Time" },
+	{ "vtrr", "SCHED_VTRR", SCHED_VTRR, K_VTRR,
+	  "Virtual-Time Round-Robin" },
+	{ "bebs", "SCHED_BEBS", SCHED_BEBS, K_BEBS,
+	  "EDF with best-effort bandwidth servers" },
+	{ "rbs", "SCHED_RBS", SCHED_RBS, K_RBS,
+	  "proportion/period reservations" },
+};
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __noreturn	__attribute__((noreturn))
+
+static const struct {
+	const char *name;
+	unsigned int flag;
+} ms_flag_names[] = {
+	{ "warp-off", MS_FLAG_WARP_OFF },
+	{ "warp-signal", MS_FLAG_WARP_SIGNAL },
+	{ "reserved", MS_FLAG_RESERVED },
+	{ "periodic", MS_FLAG_BEBS_PERIODIC },
+	{ "io-server", MS_FLAG_RBS_IO },
+	{ "feedback", MS_FLAG_RBS_FEEDBACK },
+};
+
+/* What a set operation asks for, shared by every task it touches. */
+struct request {
+	const struct policy *pol;
+	struct sched_attr attr;
+	bool verbose;
+};
+
+static bool is_ms(const struct policy *pol)
+{
+	return pol->kind >= K_BVT;
+}
+
+static void __printf(1, 2) msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("schedctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void __printf(1, 2) __noreturn usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("schedctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'schedctl --help' for more information.\n", stderr);
+	exit(2);
+}
+
+static void usage(void)
+{
+	fputs(
+"Usage:\n"
+"  schedctl [options] [--] COMMAND [ARG...]   run COMMAND under a policy\n"
+"  schedctl [options] -p PID                  set the policy of PID\n"
+"  schedctl [-a] [-v] -p PID                  show the policy of PID\n"
+"  schedctl --list                            list the policies\n"
+"\n"
+"Policy:\n"
+"  -c, --class NAME      other (normal), batch, idle, fifo, rr, deadline,\n"
+"                        bvt, vtrr, bebs or rbs; needed to set anything\n"
+"      --nice N          nice value (weight 0 derives the weight from it)\n"
+"      --prio N          real-time priority for fifo and rr\n"
+"  -w, --weight N        bvt/vtrr share, bebs/rbs importance;\n"
+"                        0 derives it from the nice value\n"
+"      --warp TIME       bvt warp W (virtual time)\n"
+"      --warp-limit TIME bvt warp time limit L (0 = none)\n"
+"      --unwarp TIME     bvt unwarp time requirement U\n"
+"      --warp-off        bvt: keep the warp but do not warp\n"
+"      --warp-signal     bvt: warp only while in a signal handler\n"
+"      --reserved        bvt: reserved-effort level (CAP_SYS_NICE)\n"
+"      --periodic        bebs: periodic real-time task, admitted\n"
+"      --io-server       rbs: priority-inheritance I/O server\n"
+"      --feedback        rbs: rbs_ctl sets proportion and period\n"
+"  -b, --budget TIME|N%  runtime per period (bebs, rbs, deadline);\n"
+"                        N% is that share of --period\n"
+"  -P, --period TIME     period (bebs, rbs, deadline)\n"
+"  -d, --deadline TIME   relative deadline (deadline; default: --period)\n"
+"  -R, --reset-on-fork   children return to SCHED_OTHER and nice 0\n"
+"\n"
+"Other options:\n"
+"  -p, --pid PID         operate on PID instead of running a COMMAND\n"
+"  -a, --all-tasks       with -p, operate on every thread of PID\n"
+"  -l, --list            list the policies and which this kernel accepts\n"
+"  -v, --verbose         show the parameters before and after a change\n"
+"  -h, --help            show this help and exit\n"
+"  -V, --version         show the version and exit\n"
+"\n"
+"TIME is a decimal number with a unit: ns, us, ms or s (1.5ms, 250us);\n"
+"without a unit it is in nanoseconds.\n"
+"\n"
+"Exit status: 0 success, 1 failure, 2 usage error, 127 COMMAND could not\n"
+"be run; when COMMAND runs, its own exit status.\n"
+"See schedctl(8).\n", stdout);
+}
+
+/* ---- parsing ------------------------------------------------------ */
+
+/* *v = *v * 10 + d, false on overflow. */
+static bool mul10_add(unsigned long long *v, unsigned int d)
+{
+	if (*v > (ULLONG_MAX - d) / 10)
+		return false;
+	*v = *v * 10 + d;
+	return true;
+}
+
+enum parse_result {
+	PARSE_OK,
+	PARSE_SYNTAX,		/* not a number */
+	PARSE_RANGE,		/* does not fit 64 bits */
+	PARSE_PRECISION,	/* more decimals than the scale keeps */
+};
+
+/*
+ * Parse "DIGITS[.DIGITS]" at *sp into a fixed-point value scaled by
+ * 10^exp, and advance *sp past it. Decimals beyond the scale must be 0.
+ */
+static enum parse_result parse_fixed(const char **sp, unsigned int exp,
+				     unsigned long long *val)
+{
+	const char *s = *sp, *ip, *fp = NULL;
+	size_t ilen, flen = 0, i;
+	unsigned long long v = 0;
+
+	ip = s;
+	while (isdigit((unsigned char)*s))
+		s++;
+	ilen = s - ip;
+	if (!ilen)
+		return PARSE_SYNTAX;
+	if (*s == '.') {
+		fp = ++s;
+		while (isdigit((unsigned char)*s))
+			s++;
+		flen = s - fp;
+		if (!flen)
+			return PARSE_SYNTAX;
+	}
+	*sp = s;
+
+	for (i = 0; i < ilen; i++)
+		if (!mul10_add(&v, ip[i] - '0'))
+			return PARSE_RANGE;
+	for (i = 0; i < exp; i++)
+		if (!mul10_add(&v, i < flen ? fp[i] - '0' : 0))
+			return PARSE_RANGE;
+	for (i = exp; i < flen; i++)
+		if (fp[i] != '0')
+			return PARSE_PRECISION;
+	*val = v;
+	return PARSE_OK;
+}
+
+static const struct {
+	const char *suffix;
+	unsigned int exp;	/* nanoseconds per unit, as a power of ten */
+} time_units[] = {
+	{ "", 0 }, { "ns", 0 }, { "us", 3 }, { "ms", 6 }, { "s", 9 },
+};
+
+#define NOT_A_TIME	"not a time (a number with a unit ns, us, ms or s, e.g. 1.5ms)"
+
+/*
+ * Parse @s, which is @arg or its magnitude, as the TIME argument of @opt.
+ * A bad one is a usage error: say so, quoting @arg, and exit with 2.
+ */
+static unsigned long long parse_time_of(const char *opt, const char *arg,
+					const char *s)
+{
+	unsigned long long ns = 0;
+	enum parse_result res;
+	const char *num, *p;
+	size_t i;
+
+	if (*s == '-')
+		usage_error("invalid %s '%s': a time cannot be negative",
+			    opt, arg);
+	/* Find the unit first: it decides the scale of the number. */
+	num = s;
+	while (isdigit((unsigned char)*s) || *s == '.')
+		s++;
+	if (s == num)
+		usage_error("invalid %s '%s': " NOT_A_TIME, opt, arg);
+	for (i = 0; i < ARRAY_SIZE(time_units); i++)
+		if (!strcmp(s, time_units[i].suffix))
+			break;
+	if (i == ARRAY_SIZE(time_units))
+		usage_error("invalid %s '%s': unknown unit '%s' (use ns, us, ms or s)",
+			    opt, arg, s);
+
+	p = num;
+	res = parse_fixed(&p, time_units[i].exp, &ns);
+	if (res == PARSE_OK && p != s)
+		res = PARSE_SYNTAX;	/* a second decimal point */
+	switch (res) {
+	case PARSE_OK:
+		break;
+	case PARSE_SYNTAX:
+		usage_error("invalid %s '%s': " NOT_A_TIME, opt, arg);
+	case PARSE_PRECISION:
+		usage_error("invalid %s '%s': finer than one nanosecond",
+			    opt, arg);
+	case PARSE_RANGE:
+		usage_error("invalid %s '%s': out of range (at most %llu ns)",
+			    opt, arg, ULLONG_MAX);
+	}
+	return ns;
+}
+
+static unsigned long long parse_time(const char *opt, const char *arg)
+{
+	return parse_time_of(opt, arg, arg);
+}
+
+/* The warp is signed: a negative one goes to the kernel, which decides. */
+static long long parse_signed_time(const char *opt, const char *arg)
+{
+	bool neg = arg[0] == '-';
+	unsigned long long mag;
+
+	mag = parse_time_of(opt, arg, neg ? arg + 1 : arg);
+	if (mag > (unsigned long long)LLONG_MAX + neg)
+		usage_error("invalid %s '%s': out of range (at most %lld ns)",
+			    opt, arg, LLONG_MAX);
+	if (neg)
+		return mag ? -(long long)(mag - 1) - 1 : 0;
+	return mag;
+}
+
+/* Parse "N%" into parts per million; a bad one is a usage error. */
+static unsigned long long parse_percent(const char *opt, const char *arg)
+{
+	unsigned long long ppm = 0;
+	enum parse_result res;
+	const char *s = arg;
+
+	if (*s == '-')
+		usage_error("invalid %s '%s': a share cannot be negative",
+			    opt, arg);
+	res = parse_fixed(&s, 4, &ppm);
+	if (res == PARSE_OK && strcmp(s, "%"))
+		res = PARSE_SYNTAX;
+	switch (res) {
+	case PARSE_OK:
+		break;
+	case PARSE_SYNTAX:
+		usage_error("invalid %s '%s': not a percentage", opt, arg);
+	case PARSE_PRECISION:
+		usage_error("invalid %s '%s': at most four decimals",
+			    opt, arg);
+	case PARSE_RANGE:
+		usage_error("invalid %s '%s': a share must be 0%%..100%%",
+			    opt, arg);
+	}
+	if (ppm > PPM)
+		usage_error("invalid %s '%s': a share must be 0%%..100%%",
+			    opt, arg);
+	return ppm;
+}
+
+static long long parse_int(const char *opt, const char *arg,
+			   long long min, long long max)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (end == arg || *end || isspace((unsigned char)*arg))
+		usage_error("invalid %s '%s': not an integer", opt, arg);
+	if (errno == ERANGE || v < min || v > max)
+		usage_error("invalid %s '%s': out of range (%lld..%lld)",
+			    opt, arg, min, max);
+	return v;
+}
+
+static const struct policy *policy_by_name(const char *name)
+{
+	size_t i;
+
+	if (!strncasecmp(name, "sched_", 6))
+		name += 6;
+	if (!strcasecmp(name, "normal"))
+		name = "other";
+	for (i = 0; i < ARRAY_SIZE(policies); i++)
+		if (!strcasecmp(name, policies[i].name))
+			return &policies[i];
+	return NULL;
+}
+
+static const struct policy *policy_by_nr(unsigned int nr)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(policies); i++)
+		if (policies[i].nr == nr)
+			return &policies[i];
+	return NULL;
+}
+
+/* ---- formatting --------------------------------------------------- */
+
+/* A time in the largest unit that keeps it exact: 20ms, 1.5us, 7ns. */
+static const char *fmt_time(char *buf, size_t len, unsigned long long ns)
+{
+	static const struct {
+		const char *suffix;
+		unsigned long long mult;
+		int digits;
+	} u[] = {
+		{ "s", NSEC_PER_SEC, 9 },
+		{ "ms", 1000000ULL, 6 },
+		{ "us", 1000ULL, 3 },
+	};
+	char frac[16];
+	size_t i;
+	int n;
+
+	for (i = 0; i < ARRAY_SIZE(u); i++) {
+		if (ns < u[i].mult)
+			continue;
+		if (!(ns % u[i].mult)) {
+			snprintf(buf, len, "%llu%s", ns / u[i].mult,
+				 u[i].suffix);
+			return buf;
+		}
+		snprintf(frac, sizeof(frac), "%0*llu", u[i].digits,
+			 ns % u[i].mult);
+		for (n = u[i].digits; n > 0 && frac[n - 1] == '0'; n--)
+			frac[n - 1] = '\0';
+		snprintf(buf, len, "%llu.%s%s", ns / u[i].mult, frac,
+			 u[i].suffix);
+		return buf;
+	}
+	if (ns)
+		snprintf(buf, len, "%lluns", ns);
+	else
+		snprintf(buf, len, "0");
+	return buf;
+}
+
+static const char *fmt_stime(char *buf, size_t len, long long ns)
+{
+	if (ns >= 0)
+		return fmt_time(buf, len, ns);
+	buf[0] = '-';
+	fmt_time(buf + 1, len - 1, -(unsigned long long)ns);
+	return buf;
+}
+
+/* Parts per million as a percentage with one decimal: 950000 -> 95.0. */
+static const char *fmt_ppm(char *buf, size_t len, unsigned long long ppm)
+{
+	unsigned long long tenths = (ppm + 500) / 1000;
+
+	snprintf(buf, len, "%llu.%llu%%", tenths / 10, tenths % 10);
+	return buf;
+}
+
+static const char *fmt_flags(char *buf, size_t len, unsigned int flags)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(ms_flag_names) && off < len; i++) {
+		if (!(flags & ms_flag_names[i].flag))
+			continue;
+		flags &= ~ms_flag_names[i].flag;
+		off += snprintf(buf + off, len - off, "%s%s", off ? "," : "",
+				ms_flag_names[i].name);
+	}
+	if (flags && off < len)
+		snprintf(buf + off, len - off, "%s0x%x", off ? "," : "", flags);
+	else if (!off)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+/* ---- /proc -------------------------------------------------------- */
+
+/* Read the first line of @path without its newline; false if unreadable. */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
+/* The multisched classes this kernel accepts; false if it has none. */
+static bool ms_classes(char *buf, size_t len)
+{
+	char *p;
+
+	if (!read_line(PROC_MS_CLASSES, buf, len))
+		return false;
+	/* Tabs or newlines would garble the messages that quote it. */
+	for (p = buf; *p; p++)
+		if (isspace((unsigned char)*p))
+			*p = ' ';
+	return true;
+}
+
+static bool ms_class_available(const char *name)
+{
+	char buf[256], *tok, *save;
+
+	if (!ms_classes(buf, sizeof(buf)))
+		return false;
+	for (tok = strtok_r(buf, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save))
+		if (!strcmp(tok, name))
+			return true;
+	return false;
+}
+
+/* Look up "Key:" in /proc/<path>/status; false if absent. */
+static bool status_field(const char *path, const char *key, char *buf,
+			 size_t len)
+{
+	char line[256];
+	size_t klen = strlen(key);
+	bool found = false;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			snprintf(buf, len, "%s", line + klen + 1);
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static bool have_cap_sys_nice(void)
+{
+	unsigned long long caps;
+	char buf[64];
+
+	if (!status_field("/proc/self/status", "CapEff", buf, sizeof(buf)) ||
+	    sscanf(buf, "%llx", &caps) != 1)
+		return false;
+	return caps & (1ULL << CAP_SYS_NICE_BIT);
+}
+
+/* Does @tid fail the kernel's check_same_owner() against us? */
+static bool other_owner(pid_t pid, pid_t tid)
+{
+	unsigned int ruid, euid;
+	char path[64], buf[128];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	if (!status_field(path, "Uid", buf, sizeof(buf)) ||
+	    sscanf(buf, "%u %u", &ruid, &euid) != 2)
+		return false;
+	return geteuid() != ruid && geteuid() != euid;
+}
+
+/* Print the "ms." lines the classes put in /proc/<pid>/task/<tid>/sched. */
+static void print_ms_stats(pid_t pid, pid_t tid)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", pid, tid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0)
+		if (!strncmp(line, "ms.", 3))
+			fputs(line, stdout);
+	free(line);
+	fclose(f);
+}
+
+/* ---- the syscalls ------------------------------------------------- */
+
+/*
+ * sched_getattr() with the largest structure the kernel takes. A kernel
+ * without the extension either refuses the 88 bytes with E2BIG or, as
+ * mainline does, fills in fewer and says so in attr->size.
+ */
+static int get_attr(pid_t tid, struct sched_attr *attr)
+{
+	static const unsigned int sizes[] = {
+		SCHED_ATTR_SIZE_VER2, SCHED_ATTR_SIZE_VER1,
+		SCHED_ATTR_SIZE_VER0,
+	};
+	static bool noted;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		memset(attr, 0, sizeof(*attr));
+		if (!syscall(SYS_sched_getattr, tid, attr, sizes[i], 0))
+			break;
+		if (errno != E2BIG)
+			return -1;
+	}
+	if (i == ARRAY_SIZE(sizes))
+		return -1;
+	if (attr->size < SCHED_ATTR_SIZE_VER2 && !noted) {
+		msg("note: the kernel lacks the extended sched_attr (it knows %u bytes, not %d); no multisched parameters",
+		    attr->size, SCHED_ATTR_SIZE_VER2);
+		noted = true;
+	}
+	return 0;
+}
+
+static void show_time(pid_t tid, const char *when, const char *what,
+		      unsigned long long ns, bool verbose)
+{
+	char buf[48];
+
+	printf("pid %d's %s%s: %s", tid, when, what,
+	       fmt_time(buf, sizeof(buf), ns));
+	if (verbose && ns)
+		printf(" (%llu ns)", ns);
+	putchar('\n');
+}
+
+/*
+ * Show the parameters of @tid, a thread of @pid; @when is "", "old " or
+ * "new ". A @thread that has gone is skipped in silence.
+ */
+static int show_task(pid_t pid, pid_t tid, const char *when, bool verbose,
+		     bool thread)
+{
+	const struct policy *pol;
+	struct sched_attr a;
+	char buf[256];
+
+	if (get_attr(tid, &a)) {
+		if (errno == ESRCH && thread)
+			return 0;
+		if (errno == ESRCH)
+			msg("no such process %d", tid);
+		else
+			msg("cannot get the parameters of pid %d: %s", tid,
+			    strerror(errno));
+		return 1;
+	}
+	pol = policy_by_nr(a.sched_policy);
+
+	printf("pid %d's %spolicy: ", tid, when);
+	if (pol)
+		fputs(pol->sname, stdout);
+	else if (a.sched_policy == SCHED_EXT)
+		fputs("SCHED_EXT", stdout);
+	else
+		printf("unknown (%u)", a.sched_policy);
+	if (a.sched_flags & SCHED_FLAG_RESET_ON_FORK)
+		fputs("|SCHED_RESET_ON_FORK", stdout);
+	putchar('\n');
+	if (verbose)
+		printf("pid %d's %ssched_attr size: %u\n", tid, when, a.size);
+
+	switch (pol ? pol->kind : K_NORMAL) {
+	case K_NORMAL:
+		printf("pid %d's %snice: %d\n", tid, when, a.sched_nice);
+		if (a.sched_weight)
+			printf("pid %d's %sweight: %u\n", tid, when,
+			       a.sched_weight);
+		if ((a.sched_policy == SCHED_OTHER ||
+		     a.sched_policy == SCHED_BATCH) &&
+		    read_line(PROC_NORMAL_CLASS, buf, sizeof(buf)))
+			printf("pid %d's %snormal class: %s\n", tid, when, buf);
+		break;
+	case K_RT:
+		printf("pid %d's %spriority: %u\n", tid, when,
+		       a.sched_priority);
+		break;
+	case K_DL:
+		show_time(tid, when, "runtime", a.sched_runtime, verbose);
+		show_time(tid, when, "deadline", a.sched_deadline, verbose);
+		show_time(tid, when, "period", a.sched_period, verbose);
+		break;
+	case K_BVT:
+		printf("pid %d's %sweight: %u\n", tid, when, a.sched_weight);
+		printf("pid %d's %swarp: %s", tid, when,
+		       fmt_stime(buf, sizeof(buf), a.sched_warp));
+		if (verbose && a.sched_warp)
+			printf(" (%lld ns)", (long long)a.sched_warp);
+		putchar('\n');
+		if (a.sched_warp_limit)
+			show_time(tid, when, "warp limit", a.sched_warp_limit,
+				  verbose);
+		else
+			printf("pid %d's %swarp limit: 0 (none)\n", tid, when);
+		show_time(tid, when, "unwarp", a.sched_unwarp, verbose);
+		printf("pid %d's %sflags: %s\n", tid, when,
+		       fmt_flags(buf, sizeof(buf), a.sched_ms_flags));
+		break;
+	case K_VTRR:
+		printf("pid %d's %sweight: %u\n", tid, when, a.sched_weight);
+		break;
+	case K_BEBS:
+	case K_RBS:
+		printf("pid %d's %sweight: %u\n", tid, when, a.sched_weight);
+		show_time(tid, when, "budget", a.sched_runtime, verbose);
+		show_time(tid, when, "period", a.sched_period, verbose);
+		printf("pid %d's %sflags: %s\n", tid, when,
+		       fmt_flags(buf, sizeof(buf), a.sched_ms_flags));
+		break;
+	}
+	print_ms_stats(pid, tid);
+	return 0;
+}
+
+/* ---- explaining failures ------------------------------------------ */
+
+static void explain_einval(const struct request *req)
+{
+	const struct policy *pol = req->pol;
+	char classes[256], a[32], b[32], c[32], d[32];
+	char weight[64];
+
+	if (is_ms(pol) && !ms_class_available(pol->name)) {
+		if (!ms_classes(classes, sizeof(classes)) || !classes[0])
+			snprintf(classes, sizeof(classes), "none");
+		msg("%s is not available in this kernel (available: %s)",
+		    pol->sname, classes);
+		return;
+	}
+
+	snprintf(weight, sizeof(weight), "weight 0 (from nice) or %llu..%llu",
+		 (unsigned long long)MS_WEIGHT_MIN,
+		 (unsigned long long)MS_WEIGHT_MAX);
+	switch (pol->kind) {
+	case K_NORMAL:
+		msg("invalid parameters for %s: priority 0; nice -20..19; %s; no class flags",
+		    pol->sname, weight);
+		break;
+	case K_RT:
+		msg("invalid parameters for %s: priority %d..%d (--prio)",
+		    pol->sname, sched_get_priority_min(pol->nr),
+		    sched_get_priority_max(pol->nr));
+		break;
+	case K_DL:
+		msg("invalid parameters for %s: budget >= 1.024us; budget <= deadline <= period (period 0 = deadline); period within /proc/sys/kernel/sched_deadline_period_{min,max}_us; priority 0",
+		    pol->sname);
+		break;
+	case K_BVT:
+		msg("invalid parameters for %s: %s; warp 0..%s; warp limit 0 (none) or %s..%s; unwarp 0..%s; flags warp-off, warp-signal, reserved; priority 0",
+		    pol->sname, weight,
+		    fmt_time(a, sizeof(a), MS_WARP_MAX),
+		    fmt_time(b, sizeof(b), MS_WARP_LIMIT_MIN),
+		    fmt_time(c, sizeof(c), MS_WARP_LIMIT_MAX),
+		    fmt_time(d, sizeof(d), MS_UNWARP_MAX));
+		break;
+	case K_VTRR:
+		msg("invalid parameters for %s: %s; no class flags; priority 0",
+		    pol->sname, weight);
+		break;
+	case K_BEBS:
+	case K_RBS:
+		msg("invalid parameters for %s: %s; budget %s..period; period %s..%s; %s; priority 0",
+		    pol->sname, weight,
+		    fmt_time(a, sizeof(a), MS_RUNTIME_MIN),
+		    fmt_time(b, sizeof(b), MS_PERIOD_MIN),
+		    fmt_time(c, sizeof(c), MS_PERIOD_MAX),
+		    pol->kind == K_BEBS ? "flag periodic" :
+					  "flags io-server, feedback");
+		break;
+	}
+}
+
+static void explain_eperm(const struct request *req, pid_t pid, pid_t tid)
+{
+	const struct policy *pol = req->pol;
+	const struct sched_attr *attr = &req->attr;
+	struct rlimit rl;
+	char limit[64] = "";
+
+	if (other_owner(pid, tid)) {
+		msg("pid %d belongs to another user; needs CAP_SYS_NICE", tid);
+		return;
+	}
+
+	switch (pol->kind) {
+	case K_NORMAL:
+		msg("%s: needs CAP_SYS_NICE (or RLIMIT_NICE) to lower the nice value or to leave SCHED_IDLE",
+		    pol->sname);
+		break;
+	case K_RT:
+		if (!prlimit(pid, RLIMIT_RTPRIO, NULL, &rl) &&
+		    rl.rlim_cur != RLIM_INFINITY)
+			snprintf(limit, sizeof(limit), "; it is %llu",
+				 (unsigned long long)rl.rlim_cur);
+		msg("%s needs CAP_SYS_NICE (or RLIMIT_RTPRIO >= %u for fifo/rr%s)",
+		    pol->sname, attr->sched_priority, limit);
+		break;
+	case K_DL:
+		if (have_cap_sys_nice())
+			msg("%s refused despite CAP_SYS_NICE: the affinity of pid %d must span its whole root domain",
+			    pol->sname, tid);
+		else
+			msg("%s needs CAP_SYS_NICE", pol->sname);
+		break;
+	case K_BVT:
+		if (attr->sched_ms_flags & MS_FLAG_RESERVED)
+			msg("%s: the reserved level (--reserved) needs CAP_SYS_NICE",
+			    pol->sname);
+		else
+			msg("%s: needs CAP_SYS_NICE to raise weight or warp above the current value",
+			    pol->sname);
+		break;
+	case K_VTRR:
+		msg("%s: needs CAP_SYS_NICE to raise weight above the current value",
+		    pol->sname);
+		break;
+	case K_BEBS:
+	case K_RBS:
+		if (pol->kind == K_RBS || attr->sched_ms_flags &
+		    MS_FLAG_BEBS_PERIODIC)
+			msg("%s: needs CAP_SYS_NICE to reserve CPU bandwidth or to raise weight above the current value",
+			    pol->sname);
+		else
+			msg("%s: needs CAP_SYS_NICE to raise weight above the current value",
+			    pol->sname);
+		break;
+	}
+}
+
+/*
+ * EBUSY: admission control. /proc/sys/kernel/sched_ms_bandwidth, where
+ * the kernel has it, holds "cpuN used_ppm total_ppm" per CPU; compare
+ * those the target may run on with what it asked for.
+ */
+static void explain_ebusy(const struct request *req, pid_t tid)
+{
+	const struct sched_attr *attr = &req->attr;
+	unsigned long long used, total, asked = 0, period;
+	char line[128], a[32], b[32], c[32];
+	unsigned int cpu, nfull = 0, ncpus = 0, full_cpu = 0;
+	cpu_set_t mask;
+	FILE *f;
+
+	if (req->pol->kind == K_DL) {
+		msg("admission control refused: not enough SCHED_DEADLINE bandwidth left (see /proc/sys/kernel/sched_rt_{runtime,period}_us)");
+		return;
+	}
+
+	period = attr->sched_period ? attr->sched_period :
+				      attr->sched_deadline;
+	if (period)
+		asked = (unsigned long long)
+			(((unsigned __int128)attr->sched_runtime * PPM +
+			  period - 1) / period);
+
+	f = fopen(PROC_MS_BANDWIDTH, "re");
+	if (!f || sched_getaffinity(tid, sizeof(mask), &mask)) {
+		msg("admission control refused: the CPU's reservations are full");
+		if (f)
+			fclose(f);
+		return;
+	}
+	/* Count the full CPUs first, for the headline. */
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu%u %llu %llu", &cpu, &used, &total) != 3 ||
+		    cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &mask))
+			continue;
+		ncpus++;
+		if (used + asked > total) {
+			if (!nfull)
+				full_cpu = cpu;
+			nfull++;
+		}
+	}
+	if (nfull == 1)
+		msg("admission control refused: CPU %u's reservations are full",
+		    full_cpu);
+	else if (nfull && nfull == ncpus)
+		msg("admission control refused: the reservations of every CPU pid %d may use are full",
+		    tid);
+	else
+		msg("admission control refused: the CPU's reservations are full");
+
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu%u %llu %llu", &cpu, &used, &total) != 3 ||
+		    cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &mask))
+			continue;
+		if (!period)
+			msg("CPU %u: %s reserved, %s free", cpu,
+			    fmt_ppm(a, sizeof(a), used),
+			    fmt_ppm(b, sizeof(b),
+				    total > used ? total - used : 0));
+		else
+			msg("CPU %u: %s reserved, %s free, asked for %s", cpu,
+			    fmt_ppm(a, sizeof(a), used),
+			    fmt_ppm(b, sizeof(b),
+				    total > used ? total - used : 0),
+			    fmt_ppm(c, sizeof(c), asked));
+	}
+	fclose(f);
+}
+
+static void explain(int err, const struct request *req, pid_t pid,
+		    pid_t tid)
+{
+	switch (err) {
+	case ESRCH:
+		msg("no such process %d", tid);
+		break;
+	case E2BIG:
+		msg("kernel does not know the extended sched_attr (is this a multisched kernel?)");
+		break;
+	case EINVAL:
+		explain_einval(req);
+		break;
+	case EPERM:
+		explain_eperm(req, pid, tid);
+		break;
+	case EBUSY:
+		explain_ebusy(req, tid);
+		break;
+	default:
+		msg("cannot set %s for pid %d: %s", req->pol->sname, tid,
+		    strerror(err));
+		break;
+	}
+}
+
+/* ---- operations ---------------------------------------------------- */
+
+static int set_task(pid_t pid, pid_t tid, const struct request *req,
+		    bool thread)
+{
+	struct sched_attr attr = req->attr;
+
+	if (req->verbose && show_task(pid, tid, "old ", false, thread))
+		return 1;
+	if (syscall(SYS_sched_setattr, tid, &attr, 0)) {
+		/* A thread that exited after we listed it is no failure. */
+		if (thread && errno == ESRCH)
+			return 0;
+		explain(errno, req, pid, tid);
+		return 1;
+	}
+	if (req->verbose)
+		return show_task(pid, tid, "new ", false, thread);
+	return 0;
+}
+
+/*
+ * Set or show (@req NULL) PID, or with @all every thread of it. Failures
+ * are reported as they come; the result is 1 if any happened.
+ */
+static int apply_to_tasks(pid_t pid, bool all, const struct request *req,
+			  bool verbose)
+{
+	char path[64];
+	struct dirent *de;
+	int ret = 0;
+	DIR *dir;
+
+	if (!all)
+		return req ? set_task(pid, pid, req, false) :
+			     show_task(pid, pid, "", verbose, false);
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir) {
+		if (errno == ENOENT)
+			msg("no such process %d", pid);
+		else
+			msg("cannot list the threads of pid %d: %s", pid,
+			    strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(dir))) {
+		pid_t tid;
+		char *end;
+		long v;
+
+		v = strtol(de->d_name, &end, 10);
+		if (*end || v <= 0 || v > INT_MAX)
+			continue;
+		tid = v;
+		if (req)
+			ret |= set_task(pid, tid, req, tid != pid);
+		else
+			ret |= show_task(pid, tid, "", verbose, tid != pid);
+	}
+	closedir(dir);
+	return ret;
+}
+
+static int list_policies(void)
+{
+	char classes[256], normal[64];
+	bool have_ms = ms_classes(classes, sizeof(classes));
+	size_t i;
+
+	printf("%-9s %-15s %3s  %-9s  %s\n", "NAME", "POLICY", "NR",
+	       "AVAILABLE", "DESCRIPTION");
+	for (i = 0; i < ARRAY_SIZE(policies); i++) {
+		const struct policy *pol = &policies[i];
+		bool ok;
+
+		if (is_ms(pol))
+			ok = have_ms && ms_class_available(pol->name);
+		else
+			ok = sched_get_priority_max(pol->nr) >= 0;
+		printf("%-9s %-15s %3u  %-9s  %s\n", pol->name, pol->sname,
+		       pol->nr, ok ? "yes" : "no", pol->desc);
+	}
+	if (!have_ms)
+		printf("multisched classes: none (no %s)\n", PROC_MS_CLASSES);
+	else
+		printf("multisched classes: %s\n", classes[0] ? classes :
+							       "none");
+	if (read_line(PROC_NORMAL_CLASS, normal, sizeof(normal)))
+		printf("normal class: %s\n", normal);
+	else
+		printf("normal class: fair (no %s)\n", PROC_NORMAL_CLASS);
+	return 0;
+}
+
+enum {
+	OPT_NICE = 0x100,
+	OPT_PRIO,
+	OPT_WARP,
+	OPT_WARP_LIMIT,
+	OPT_UNWARP,
+	OPT_WARP_OFF,
+	OPT_WARP_SIGNAL,
+	OPT_RESERVED,
+	OPT_PERIODIC,
+	OPT_IO_SERVER,
+	OPT_FEEDBACK,
+};
+
+static const struct option long_options[] = {
+	{ "class",		required_argument,	NULL, 'c' },
+	{ "nice",		required_argument,	NULL, OPT_NICE },
+	{ "prio",		required_argument,	NULL, OPT_PRIO },
+	{ "weight",		required_argument,	NULL, 'w' },
+	{ "warp",		required_argument,	NULL, OPT_WARP },
+	{ "warp-limit",		required_argument,	NULL, OPT_WARP_LIMIT },
+	{ "unwarp",		required_argument,	NULL, OPT_UNWARP },
+	{ "warp-off",		no_argument,		NULL, OPT_WARP_OFF },
+	{ "warp-signal",	no_argument,		NULL, OPT_WARP_SIGNAL },
+	{ "reserved",		no_argument,		NULL, OPT_RESERVED },
+	{ "periodic",		no_argument,		NULL, OPT_PERIODIC },
+	{ "io-server",		no_argument,		NULL, OPT_IO_SERVER },
+	{ "feedback",		no_argument,		NULL, OPT_FEEDBACK },
+	{ "budget",		required_argument,	NULL, 'b' },
+	{ "period",		required_argument,	NULL, 'P' },
+	{ "deadline",		required_argument,	NULL, 'd' },
+	{ "reset-on-fork",	no_argument,		NULL, 'R' },
+	{ "pid",		required_argument,	NULL, 'p' },
+	{ "all-tasks",		no_argument,		NULL, 'a' },
+	{ "list",		no_argument,		NULL, 'l' },
+	{ "verbose",		no_argument,		NULL, 'v' },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "version",		no_argument,		NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+int main(int argc, char **argv)
+{
+	struct request req = { .pol = NULL };
+	struct sched_attr *attr = &req.attr;
+	const char *budget_arg = NULL;
+	bool all = false, list = false, params = false;
+	bool have_period = false, have_deadline = false;
+	pid_t pid = 0;
+	int c;
+
+	attr->size = sizeof(*attr);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:c:w:b:P:d:Rp:alvhV",
+				long_options, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			req.pol = policy_by_name(optarg);
+			if (!req.pol)
+				usage_error("unknown class '%s' (see schedctl --list)",
+					    optarg);
+			break;
+		case OPT_NICE:
+			attr->sched_nice = parse_int("--nice", optarg,
+						     INT32_MIN, INT32_MAX);
+			params = true;
+			break;
+		case OPT_PRIO:
+			attr->sched_priority = parse_int("--prio", optarg, 0,
+							 UINT32_MAX);
+			params = true;
+			break;
+		case 'w':
+			attr->sched_weight = parse_int("--weight", optarg, 0,
+						       UINT32_MAX);
+			params = true;
+			break;
+		case OPT_WARP:
+			attr->sched_warp = parse_signed_time("--warp", optarg);
+			params = true;
+			break;
+		case OPT_WARP_LIMIT:
+			attr->sched_warp_limit = parse_time("--warp-limit",
+							    optarg);
+			params = true;
+			break;
+		case OPT_UNWARP:
+			attr->sched_unwarp = parse_time("--unwarp", optarg);
+			params = true;
+			break;
+		case OPT_WARP_OFF:
+			attr->sched_ms_flags |= MS_FLAG_WARP_OFF;
+			params = true;
+			break;
+		case OPT_WARP_SIGNAL:
+			attr->sched_ms_flags |= MS_FLAG_WARP_SIGNAL;
+			params = true;
+			break;
+		case OPT_RESERVED:
+			attr->sched_ms_flags |= MS_FLAG_RESERVED;
+			params = true;
+			break;
+		case OPT_PERIODIC:
+			attr->sched_ms_flags |= MS_FLAG_BEBS_PERIODIC;
+			params = true;
+			break;
+		case OPT_IO_SERVER:
+			attr->sched_ms_flags |= MS_FLAG_RBS_IO;
+			params = true;
+			break;
+		case OPT_FEEDBACK:
+			attr->sched_ms_flags |= MS_FLAG_RBS_FEEDBACK;
+			params = true;
+			break;
+		case 'b':
+			/* A percentage needs the period: resolve it later. */
+			budget_arg = optarg;
+			if (!strchr(optarg, '%'))
+				attr->sched_runtime = parse_time("--budget",
+								 optarg);
+			params = true;
+			break;
+		case 'P':
+			attr->sched_period = parse_time("--period", optarg);
+			have_period = true;
+			params = true;
+			break;
+		case 'd':
+			attr->sched_deadline = parse_time("--deadline", optarg);
+			have_deadline = true;
+			params = true;
+			break;
+		case 'R':
+			attr->sched_flags |= SCHED_FLAG_RESET_ON_FORK;
+			params = true;
+			break;
+		case 'p':
+			pid = parse_int("--pid", optarg, 1, INT_MAX);
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'l':
+			list = true;
+			break;
+		case 'v':
+			req.verbose = true;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		case 'V':
+			printf("schedctl %s\n", SCHEDCTL_VERSION);
+			return 0;
+		case ':':
+			usage_error("option '%s' needs an argument",
+				    argv[optind - 1]);
+		default:
+			if (optopt && optopt < 0x100)
+				usage_error("invalid option -- '%c'", optopt);
+			usage_error("unrecognized option '%s'",
+				    argv[optind - 1]);
+		}
+	}
+
+	if (list) {
+		if (pid || optind < argc || req.pol || params)
+			usage_error("--list takes no other options");
+		return list_policies();
+	}
+	if (pid && optind < argc)
+		usage_error("give either -p PID or a COMMAND, not both");
+	if (!pid && optind == argc)
+		usage_error("no COMMAND and no -p PID given");
+	if (all && !pid)
+		usage_error("-a/--all-tasks needs -p PID");
+	if (params && !req.pol)
+		usage_error("setting parameters needs -c/--class");
+	if (!pid && !req.pol)
+		usage_error("running a COMMAND needs -c/--class");
+
+	if (budget_arg && strchr(budget_arg, '%')) {
+		unsigned long long ppm = parse_percent("--budget", budget_arg);
+
+		if (!have_period)
+			usage_error("--budget %s needs --period", budget_arg);
+		attr->sched_runtime = (unsigned long long)
+			((unsigned __int128)attr->sched_period * ppm / PPM);
+	}
+	if (req.pol && req.pol->kind == K_DL && !have_deadline)
+		attr->sched_deadline = attr->sched_period;
+	if (req.pol)
+		attr->sched_policy = req.pol->nr;
+
+	if (pid)
+		return apply_to_tasks(pid, all, req.pol ? &req : NULL,
+				     req.verbose);
+
+	pid = getpid();
+	if (set_task(pid, pid, &req, false))
+		return 1;
+	fflush(stdout);
+	execvp(argv[optind], argv + optind);
+	msg("failed to execute %s: %s", argv[optind], strerror(errno));
+	return 127;
+}
