@@ -537,26 +537,26 @@ void __init ms_sched_init(void)
 {
 	/* The order of include/asm-generic/vmlinux.lds.h, as in sched_init(). */
 #ifdef CONFIG_SCHED_RBS
-	BUG_ON(!sched_class_above(&dl_sched_class, &rbs_sched_class));
-	BUG_ON(!sched_class_above(&rbs_sched_class, &rt_sched_class));
+	WARN_ON(!sched_class_above(&dl_sched_class, &rbs_sched_class));
+	WARN_ON(!sched_class_above(&rbs_sched_class, &rt_sched_class));
 #endif
 #ifdef CONFIG_SCHED_BEBS
-	BUG_ON(!sched_class_above(&rt_sched_class, &bebs_sched_class));
-	BUG_ON(!sched_class_above(&bebs_sched_class, &fair_sched_class));
+	WARN_ON(!sched_class_above(&rt_sched_class, &bebs_sched_class));
+	WARN_ON(!sched_class_above(&bebs_sched_class, &fair_sched_class));
 #endif
 #ifdef CONFIG_SCHED_BVT
-	BUG_ON(!sched_class_above(&rt_sched_class, &bvt_sched_class));
-	BUG_ON(!sched_class_above(&bvt_sched_class, &fair_sched_class));
+	WARN_ON(!sched_class_above(&rt_sched_class, &bvt_sched_class));
+	WARN_ON(!sched_class_above(&bvt_sched_class, &fair_sched_class));
 #endif
 #ifdef CONFIG_SCHED_VTRR
-	BUG_ON(!sched_class_above(&rt_sched_class, &vtrr_sched_class));
-	BUG_ON(!sched_class_above(&vtrr_sched_class, &fair_sched_class));
+	WARN_ON(!sched_class_above(&rt_sched_class, &vtrr_sched_class));
+	WARN_ON(!sched_class_above(&vtrr_sched_class, &fair_sched_class));
 #endif
 #if defined(CONFIG_SCHED_BEBS) && defined(CONFIG_SCHED_BVT)
-	BUG_ON(!sched_class_above(&bebs_sched_class, &bvt_sched_class));
+	WARN_ON(!sched_class_above(&bebs_sched_class, &bvt_sched_class));
 #endif
 #if defined(CONFIG_SCHED_BVT) && defined(CONFIG_SCHED_VTRR)
-	BUG_ON(!sched_class_above(&bvt_sched_class, &vtrr_sched_class));
+	WARN_ON(!sched_class_above(&bvt_sched_class, &vtrr_sched_class));
 #endif
 }
 

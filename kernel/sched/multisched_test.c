@@ -166,4 +166,5 @@ static struct kunit_suite ms_test_suite = {
 	.name		= "multisched",
 	.test_cases	= ms_test_cases,
 };
+
 kunit_test_suite(ms_test_suite);

@@ -10,6 +10,7 @@
  * 127 COMMAND could not be executed; otherwise the status of COMMAND.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -34,8 +35,8 @@
 #error "HDR must hold the multisched uapi headers (no SCHED_ATTR_SIZE_VER2)"
 #endif
 
-_Static_assert(sizeof(struct sched_attr) == SCHED_ATTR_SIZE_VER2,
-	       "struct sched_attr in HDR is not the 88-byte multisched layout");
+static_assert(sizeof(struct sched_attr) == SCHED_ATTR_SIZE_VER2,
+	      "struct sched_attr in HDR is not the 88-byte multisched layout");
 
 #define SCHEDCTL_VERSION	"1.0"
 
@@ -109,8 +110,15 @@ static const struct policy policies[] = {
 };
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#define __noreturn	__attribute__((noreturn))
+
+/* The kernel's spellings of the attributes; no kernel header gives them here. */
+#define __sc_attribute(x)	__attribute__((x))
+#ifndef __printf
+#define __printf(a, b)		__sc_attribute(format(printf, a, b))
+#endif
+#ifndef __noreturn
+#define __noreturn		__sc_attribute(noreturn)
+#endif
 
 static const struct {
 	const char *name;
@@ -161,51 +169,50 @@ static void __printf(1, 2) __noreturn usage_error(const char *fmt, ...)
 	exit(2);
 }
 
-static void usage(void)
+static void print_help(void)
 {
-	fputs(
-"Usage:\n"
-"  schedctl [options] [--] COMMAND [ARG...]   run COMMAND under a policy\n"
-"  schedctl [options] -p PID                  set the policy of PID\n"
-"  schedctl [-a] [-v] -p PID                  show the policy of PID\n"
-"  schedctl --list                            list the policies\n"
-"\n"
-"Policy:\n"
-"  -c, --class NAME      other (normal), batch, idle, fifo, rr, deadline,\n"
-"                        bvt, vtrr, bebs or rbs; needed to set anything\n"
-"      --nice N          nice value (weight 0 derives the weight from it)\n"
-"      --prio N          real-time priority for fifo and rr\n"
-"  -w, --weight N        bvt/vtrr share, bebs/rbs importance;\n"
-"                        0 derives it from the nice value\n"
-"      --warp TIME       bvt warp W (virtual time)\n"
-"      --warp-limit TIME bvt warp time limit L (0 = none)\n"
-"      --unwarp TIME     bvt unwarp time requirement U\n"
-"      --warp-off        bvt: keep the warp but do not warp\n"
-"      --warp-signal     bvt: warp only while in a signal handler\n"
-"      --reserved        bvt: reserved-effort level (CAP_SYS_NICE)\n"
-"      --periodic        bebs: periodic real-time task, admitted\n"
-"      --io-server       rbs: priority-inheritance I/O server\n"
-"      --feedback        rbs: rbs_ctl sets proportion and period\n"
-"  -b, --budget TIME|N%  runtime per period (bebs, rbs, deadline);\n"
-"                        N% is that share of --period\n"
-"  -P, --period TIME     period (bebs, rbs, deadline)\n"
-"  -d, --deadline TIME   relative deadline (deadline; default: --period)\n"
-"  -R, --reset-on-fork   children return to SCHED_OTHER and nice 0\n"
-"\n"
-"Other options:\n"
-"  -p, --pid PID         operate on PID instead of running a COMMAND\n"
-"  -a, --all-tasks       with -p, operate on every thread of PID\n"
-"  -l, --list            list the policies and which this kernel accepts\n"
-"  -v, --verbose         show the parameters before and after a change\n"
-"  -h, --help            show this help and exit\n"
-"  -V, --version         show the version and exit\n"
-"\n"
-"TIME is a decimal number with a unit: ns, us, ms or s (1.5ms, 250us);\n"
-"without a unit it is in nanoseconds.\n"
-"\n"
-"Exit status: 0 success, 1 failure, 2 usage error, 127 COMMAND could not\n"
-"be run; when COMMAND runs, its own exit status.\n"
-"See schedctl(8).\n", stdout);
+	fputs("Usage:\n"
+	      "  schedctl [options] [--] COMMAND [ARG...]   run COMMAND under a policy\n"
+	      "  schedctl [options] -p PID                  set the policy of PID\n"
+	      "  schedctl [-a] [-v] -p PID                  show the policy of PID\n"
+	      "  schedctl --list                            list the policies\n"
+	      "\n"
+	      "Policy:\n"
+	      "  -c, --class NAME      other (normal), batch, idle, fifo, rr, deadline,\n"
+	      "                        bvt, vtrr, bebs or rbs; needed to set anything\n"
+	      "      --nice N          nice value (weight 0 derives the weight from it)\n"
+	      "      --prio N          real-time priority for fifo and rr\n"
+	      "  -w, --weight N        bvt/vtrr share, bebs/rbs importance;\n"
+	      "                        0 derives it from the nice value\n"
+	      "      --warp TIME       bvt warp W (virtual time)\n"
+	      "      --warp-limit TIME bvt warp time limit L (0 = none)\n"
+	      "      --unwarp TIME     bvt unwarp time requirement U\n"
+	      "      --warp-off        bvt: keep the warp but do not warp\n"
+	      "      --warp-signal     bvt: warp only while in a signal handler\n"
+	      "      --reserved        bvt: reserved-effort level (CAP_SYS_NICE)\n"
+	      "      --periodic        bebs: periodic real-time task, admitted\n"
+	      "      --io-server       rbs: priority-inheritance I/O server\n"
+	      "      --feedback        rbs: rbs_ctl sets proportion and period\n"
+	      "  -b, --budget TIME|N%  runtime per period (bebs, rbs, deadline);\n"
+	      "                        N% is that share of --period\n"
+	      "  -P, --period TIME     period (bebs, rbs, deadline)\n"
+	      "  -d, --deadline TIME   relative deadline (deadline; default: --period)\n"
+	      "  -R, --reset-on-fork   children return to SCHED_OTHER and nice 0\n"
+	      "\n"
+	      "Other options:\n"
+	      "  -p, --pid PID         operate on PID instead of running a COMMAND\n"
+	      "  -a, --all-tasks       with -p, operate on every thread of PID\n"
+	      "  -l, --list            list the policies and which this kernel accepts\n"
+	      "  -v, --verbose         show the parameters before and after a change\n"
+	      "  -h, --help            show this help and exit\n"
+	      "  -V, --version         show the version and exit\n"
+	      "\n"
+	      "TIME is a decimal number with a unit: ns, us, ms or s (1.5ms, 250us);\n"
+	      "without a unit it is in nanoseconds.\n"
+	      "\n"
+	      "Exit status: 0 success, 1 failure, 2 usage error, 127 COMMAND could not\n"
+	      "be run; when COMMAND runs, its own exit status.\n"
+	      "See schedctl(8).\n", stdout);
 }
 
 /* ---- parsing ------------------------------------------------------ */
@@ -497,14 +504,12 @@ static const char *fmt_flags(char *buf, size_t len, unsigned int flags)
 static bool read_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
-	bool ok;
 
 	if (!f)
 		return false;
-	ok = fgets(buf, len, f) != NULL;
-	fclose(f);
-	if (!ok)
+	if (!fgets(buf, len, f))
 		buf[0] = '\0';
+	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
 	return true;
 }
@@ -603,6 +608,8 @@ static void print_ms_stats(pid_t pid, pid_t tid)
 
 /* ---- the syscalls ------------------------------------------------- */
 
+#define MSG_OLD_ATTR	"note: the kernel lacks the extended sched_attr (it knows %u bytes, not %d); no multisched parameters"
+
 /*
  * sched_getattr() with the largest structure the kernel takes. A kernel
  * without the extension either refuses the 88 bytes with E2BIG or, as
@@ -627,8 +634,7 @@ static int get_attr(pid_t tid, struct sched_attr *attr)
 	if (i == ARRAY_SIZE(sizes))
 		return -1;
 	if (attr->size < SCHED_ATTR_SIZE_VER2 && !noted) {
-		msg("note: the kernel lacks the extended sched_attr (it knows %u bytes, not %d); no multisched parameters",
-		    attr->size, SCHED_ATTR_SIZE_VER2);
+		msg(MSG_OLD_ATTR, attr->size, SCHED_ATTR_SIZE_VER2);
 		noted = true;
 	}
 	return 0;
@@ -736,6 +742,17 @@ static int show_task(pid_t pid, pid_t tid, const char *when, bool verbose,
 
 /* ---- explaining failures ------------------------------------------ */
 
+/* Messages too long for their call; a #define keeps each one whole. */
+#define MSG_EINVAL_DL		"invalid parameters for %s: budget >= 1.024us; budget <= deadline <= period (period 0 = deadline); period within /proc/sys/kernel/sched_deadline_period_{min,max}_us; priority 0"
+#define MSG_EINVAL_BVT		"invalid parameters for %s: %s; warp 0..%s; warp limit 0 (none) or %s..%s; unwarp 0..%s; flags warp-off, warp-signal, reserved; priority 0"
+#define MSG_EINVAL_BEBS_RBS	"invalid parameters for %s: %s; budget %s..period; period %s..%s; %s; priority 0"
+#define MSG_EPERM_NORMAL	"%s: needs CAP_SYS_NICE (or RLIMIT_NICE) to lower the nice value or to leave SCHED_IDLE"
+#define MSG_EPERM_DL_AFFINITY	"%s refused despite CAP_SYS_NICE: the affinity of pid %d must span its whole root domain"
+#define MSG_EPERM_BVT		"%s: needs CAP_SYS_NICE to raise weight or warp above the current value"
+#define MSG_EPERM_RESERVE	"%s: needs CAP_SYS_NICE to reserve CPU bandwidth or to raise weight above the current value"
+#define MSG_EBUSY_DL		"admission control refused: not enough SCHED_DEADLINE bandwidth left (see /proc/sys/kernel/sched_rt_{runtime,period}_us)"
+#define MSG_EBUSY_ALL_CPUS	"admission control refused: the reservations of every CPU pid %d may use are full"
+
 static void explain_einval(const struct request *req)
 {
 	const struct policy *pol = req->pol;
@@ -764,12 +781,10 @@ static void explain_einval(const struct request *req)
 		    sched_get_priority_max(pol->nr));
 		break;
 	case K_DL:
-		msg("invalid parameters for %s: budget >= 1.024us; budget <= deadline <= period (period 0 = deadline); period within /proc/sys/kernel/sched_deadline_period_{min,max}_us; priority 0",
-		    pol->sname);
+		msg(MSG_EINVAL_DL, pol->sname);
 		break;
 	case K_BVT:
-		msg("invalid parameters for %s: %s; warp 0..%s; warp limit 0 (none) or %s..%s; unwarp 0..%s; flags warp-off, warp-signal, reserved; priority 0",
-		    pol->sname, weight,
+		msg(MSG_EINVAL_BVT, pol->sname, weight,
 		    fmt_time(a, sizeof(a), MS_WARP_MAX),
 		    fmt_time(b, sizeof(b), MS_WARP_LIMIT_MIN),
 		    fmt_time(c, sizeof(c), MS_WARP_LIMIT_MAX),
@@ -781,8 +796,7 @@ static void explain_einval(const struct request *req)
 		break;
 	case K_BEBS:
 	case K_RBS:
-		msg("invalid parameters for %s: %s; budget %s..period; period %s..%s; %s; priority 0",
-		    pol->sname, weight,
+		msg(MSG_EINVAL_BEBS_RBS, pol->sname, weight,
 		    fmt_time(a, sizeof(a), MS_RUNTIME_MIN),
 		    fmt_time(b, sizeof(b), MS_PERIOD_MIN),
 		    fmt_time(c, sizeof(c), MS_PERIOD_MAX),
@@ -806,8 +820,7 @@ static void explain_eperm(const struct request *req, pid_t pid, pid_t tid)
 
 	switch (pol->kind) {
 	case K_NORMAL:
-		msg("%s: needs CAP_SYS_NICE (or RLIMIT_NICE) to lower the nice value or to leave SCHED_IDLE",
-		    pol->sname);
+		msg(MSG_EPERM_NORMAL, pol->sname);
 		break;
 	case K_RT:
 		if (!prlimit(pid, RLIMIT_RTPRIO, NULL, &rl) &&
@@ -819,8 +832,7 @@ static void explain_eperm(const struct request *req, pid_t pid, pid_t tid)
 		break;
 	case K_DL:
 		if (have_cap_sys_nice())
-			msg("%s refused despite CAP_SYS_NICE: the affinity of pid %d must span its whole root domain",
-			    pol->sname, tid);
+			msg(MSG_EPERM_DL_AFFINITY, pol->sname, tid);
 		else
 			msg("%s needs CAP_SYS_NICE", pol->sname);
 		break;
@@ -829,8 +841,7 @@ static void explain_eperm(const struct request *req, pid_t pid, pid_t tid)
 			msg("%s: the reserved level (--reserved) needs CAP_SYS_NICE",
 			    pol->sname);
 		else
-			msg("%s: needs CAP_SYS_NICE to raise weight or warp above the current value",
-			    pol->sname);
+			msg(MSG_EPERM_BVT, pol->sname);
 		break;
 	case K_VTRR:
 		msg("%s: needs CAP_SYS_NICE to raise weight above the current value",
@@ -840,8 +851,7 @@ static void explain_eperm(const struct request *req, pid_t pid, pid_t tid)
 	case K_RBS:
 		if (pol->kind == K_RBS || attr->sched_ms_flags &
 		    MS_FLAG_BEBS_PERIODIC)
-			msg("%s: needs CAP_SYS_NICE to reserve CPU bandwidth or to raise weight above the current value",
-			    pol->sname);
+			msg(MSG_EPERM_RESERVE, pol->sname);
 		else
 			msg("%s: needs CAP_SYS_NICE to raise weight above the current value",
 			    pol->sname);
@@ -864,7 +874,7 @@ static void explain_ebusy(const struct request *req, pid_t tid)
 	FILE *f;
 
 	if (req->pol->kind == K_DL) {
-		msg("admission control refused: not enough SCHED_DEADLINE bandwidth left (see /proc/sys/kernel/sched_rt_{runtime,period}_us)");
+		msg(MSG_EBUSY_DL);
 		return;
 	}
 
@@ -872,7 +882,7 @@ static void explain_ebusy(const struct request *req, pid_t tid)
 				      attr->sched_deadline;
 	if (period)
 		asked = (unsigned long long)
-			(((unsigned __int128)attr->sched_runtime * PPM +
+			(((__uint128_t)attr->sched_runtime * PPM +
 			  period - 1) / period);
 
 	f = fopen(PROC_MS_BANDWIDTH, "re");
@@ -898,8 +908,7 @@ static void explain_ebusy(const struct request *req, pid_t tid)
 		msg("admission control refused: CPU %u's reservations are full",
 		    full_cpu);
 	else if (nfull && nfull == ncpus)
-		msg("admission control refused: the reservations of every CPU pid %d may use are full",
-		    tid);
+		msg(MSG_EBUSY_ALL_CPUS, tid);
 	else
 		msg("admission control refused: the CPU's reservations are full");
 
@@ -1194,7 +1203,7 @@ int main(int argc, char **argv)
 			req.verbose = true;
 			break;
 		case 'h':
-			usage();
+			print_help();
 			return 0;
 		case 'V':
 			printf("schedctl %s\n", SCHEDCTL_VERSION);
@@ -1232,7 +1241,7 @@ int main(int argc, char **argv)
 		if (!have_period)
 			usage_error("--budget %s needs --period", budget_arg);
 		attr->sched_runtime = (unsigned long long)
-			((unsigned __int128)attr->sched_period * ppm / PPM);
+			((__uint128_t)attr->sched_period * ppm / PPM);
 	}
 	if (req.pol && req.pol->kind == K_DL && !have_deadline)
 		attr->sched_deadline = attr->sched_period;

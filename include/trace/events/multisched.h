@@ -18,67 +18,49 @@
  * ms_setattr - a task's multisched parameters were set
  */
 TRACE_EVENT(ms_setattr,
-
-	TP_PROTO(struct task_struct *p, int policy),
-
-	TP_ARGS(p, policy),
-
-	TP_STRUCT__entry(
-		__array(char,	comm,	TASK_COMM_LEN)
-		__field(pid_t,	pid)
-		__field(int,	policy)
-		__field(u32,	weight)
-		__field(u32,	flags)
-		__field(s64,	warp)
-		__field(u64,	warp_limit)
-		__field(u64,	unwarp)
-		__field(u64,	runtime)
-		__field(u64,	period)
-	),
-
-	TP_fast_assign(
-		memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
-		__entry->pid		= p->pid;
-		__entry->policy		= policy;
-		__entry->weight		= p->ms.weight;
-		__entry->flags		= p->ms.flags;
-		__entry->warp		= p->ms.warp;
-		__entry->warp_limit	= p->ms.warp_limit;
-		__entry->unwarp		= p->ms.unwarp;
-		__entry->runtime	= p->ms.runtime;
-		__entry->period		= p->ms.period;
-	),
-
-	TP_printk("comm=%s pid=%d policy=%d weight=%u flags=0x%x warp=%lld L=%llu U=%llu runtime=%llu period=%llu",
-		  __entry->comm, __entry->pid, __entry->policy,
-		  __entry->weight, __entry->flags, __entry->warp,
-		  __entry->warp_limit, __entry->unwarp, __entry->runtime,
-		  __entry->period)
+	    TP_PROTO(struct task_struct *p, int policy),
+	    TP_ARGS(p, policy),
+	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
+			     __field(pid_t, pid)
+			     __field(int, policy)
+			     __field(u32, weight)
+			     __field(u32, flags)
+			     __field(s64, warp)
+			     __field(u64, warp_limit)
+			     __field(u64, unwarp)
+			     __field(u64, runtime)
+			     __field(u64, period)),
+	    TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
+			   __entry->pid = p->pid;
+			   __entry->policy = policy;
+			   __entry->weight = p->ms.weight;
+			   __entry->flags = p->ms.flags;
+			   __entry->warp = p->ms.warp;
+			   __entry->warp_limit = p->ms.warp_limit;
+			   __entry->unwarp = p->ms.unwarp;
+			   __entry->runtime = p->ms.runtime;
+			   __entry->period = p->ms.period),
+	    TP_printk("comm=%s pid=%d policy=%d weight=%u flags=0x%x warp=%lld L=%llu U=%llu runtime=%llu period=%llu",
+		      __entry->comm, __entry->pid, __entry->policy,
+		      __entry->weight, __entry->flags, __entry->warp,
+		      __entry->warp_limit, __entry->unwarp, __entry->runtime,
+		      __entry->period)
 );
 
 /*
  * ms_normal_class - SCHED_NORMAL tasks moved to another class
  */
 TRACE_EVENT(ms_normal_class,
-
-	TP_PROTO(const char *from, const char *to, unsigned int moved),
-
-	TP_ARGS(from, to, moved),
-
-	TP_STRUCT__entry(
-		__string(from,		from)
-		__string(to,		to)
-		__field(unsigned int,	moved)
-	),
-
-	TP_fast_assign(
-		__assign_str(from);
-		__assign_str(to);
-		__entry->moved = moved;
-	),
-
-	TP_printk("from=%s to=%s moved=%u",
-		  __get_str(from), __get_str(to), __entry->moved)
+	    TP_PROTO(const char *from, const char *to, unsigned int moved),
+	    TP_ARGS(from, to, moved),
+	    TP_STRUCT__entry(__string(from, from)
+			     __string(to, to)
+			     __field(unsigned int, moved)),
+	    TP_fast_assign(__assign_str(from);
+			   __assign_str(to);
+			   __entry->moved = moved),
+	    TP_printk("from=%s to=%s moved=%u",
+		      __get_str(from), __get_str(to), __entry->moved)
 );
 
 #endif /* _TRACE_MULTISCHED_H */

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * as_user UID CMD [ARG...]: run CMD as an unprivileged user, with no
+ * capabilities and RLIMIT_RTPRIO 0, to test the EPERM paths.
+ */
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/resource.h>
+
+int main(int argc, char **argv)
+{
+	struct rlimit none = { 0, 0 };
+	uid_t uid;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: as_user UID CMD [ARG...]\n");
+		return 2;
+	}
+	uid = atoi(argv[1]);
+	if (setrlimit(RLIMIT_RTPRIO, &none) || setgroups(0, NULL) ||
+	    setgid(uid) || setuid(uid)) {
+		perror("as_user");
+		return 1;
+	}
+	execvp(argv[2], argv + 2);
+	perror(argv[2]);
+	return 127;
+}

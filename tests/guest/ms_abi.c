@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sched_setattr(2)/sched_getattr(2) ABI of multisched: the 48, 56 and
+ * 88 byte layouts, the E2BIG rule for a longer structure, and the error
+ * codes for unknown policies, flags and class parameters. Prints one TAP
+ * line per check ("ok - ..." or "not ok - ...") and exits 1 if any failed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/sched.h>
+#include <linux/sched/types.h>
+#include <linux/sched/multisched.h>
+
+static int failed;
+
+#define CHECK(cond, fmt, ...) do {					\
+	int __ok = !!(cond);						\
+	printf("%s - abi: " fmt "\n", __ok ? "ok" : "not ok", ##__VA_ARGS__); \
+	if (!__ok)							\
+		failed = 1;						\
+} while (0)
+
+/* A buffer larger than any layout, so that a tail can follow it. */
+union attr_buf {
+	struct sched_attr attr;
+	unsigned char bytes[128];
+};
+
+static int setattr(pid_t pid, void *attr)
+{
+	return syscall(SYS_sched_setattr, pid, attr, 0) ? errno : 0;
+}
+
+static int getattr(pid_t pid, void *attr, unsigned int size)
+{
+	return syscall(SYS_sched_getattr, pid, attr, size, 0) ? errno : 0;
+}
+
+static void init_attr(union attr_buf *b, unsigned int size, int policy)
+{
+	memset(b, 0, sizeof(*b));
+	b->attr.size = size;
+	b->attr.sched_policy = policy;
+}
+
+static const char *err(int e)
+{
+	return e ? strerrorname_np(e) : "0";
+}
+
+static void test_sizes(void)
+{
+	static const unsigned int sizes[] = {
+		SCHED_ATTR_SIZE_VER0, SCHED_ATTR_SIZE_VER1, SCHED_ATTR_SIZE_VER2
+	};
+	union attr_buf b;
+	unsigned int i;
+	int e;
+
+	CHECK(sizeof(struct sched_attr) == SCHED_ATTR_SIZE_VER2,
+	      "sizeof(struct sched_attr) is %zu, SCHED_ATTR_SIZE_VER2 is %d",
+	      sizeof(struct sched_attr), SCHED_ATTR_SIZE_VER2);
+
+	for (i = 0; i < 3; i++) {
+		init_attr(&b, sizes[i], SCHED_BATCH);
+		b.attr.sched_nice = 3 + i;
+		e = setattr(0, &b);
+		CHECK(e == 0, "set SCHED_BATCH nice %u with size %u: %s",
+		      3 + i, sizes[i], err(e));
+
+		memset(&b, 0xa5, sizeof(b));
+		e = getattr(0, &b, sizes[i]);
+		CHECK(e == 0 && b.attr.size == sizes[i] &&
+		      b.attr.sched_policy == SCHED_BATCH &&
+		      b.attr.sched_nice == (int)(3 + i) &&
+		      b.bytes[sizes[i]] == 0xa5,
+		      "get with size %u: %s, size %u policy %u nice %d, no write past it",
+		      sizes[i], err(e), b.attr.size, b.attr.sched_policy,
+		      b.attr.sched_nice);
+	}
+
+	/* The tail reads back as zero for a mainline policy. */
+	memset(&b, 0xa5, sizeof(b));
+	e = getattr(0, &b, SCHED_ATTR_SIZE_VER2);
+	CHECK(e == 0 && !b.attr.sched_weight && !b.attr.sched_ms_flags &&
+	      !b.attr.sched_warp && !b.attr.sched_warp_limit &&
+	      !b.attr.sched_unwarp,
+	      "size 88 get of SCHED_BATCH returns a zero class tail");
+
+	/* A caller with a larger structure gets the kernel's size. */
+	memset(&b, 0, sizeof(b));
+	e = getattr(0, &b, 120);
+	CHECK(e == 0 && b.attr.size == SCHED_ATTR_SIZE_VER2,
+	      "get with size 120 reports size %u", b.attr.size);
+
+	init_attr(&b, 120, SCHED_OTHER);
+	e = setattr(0, &b);
+	CHECK(e == 0, "set with size 120 and a zero tail: %s", err(e));
+
+	init_attr(&b, 120, SCHED_OTHER);
+	b.bytes[100] = 1;
+	e = setattr(0, &b);
+	CHECK(e == E2BIG && b.attr.size == SCHED_ATTR_SIZE_VER2,
+	      "set with a non-zero byte at offset 100: %s, size written back %u",
+	      err(e), b.attr.size);
+
+	init_attr(&b, 40, SCHED_OTHER);
+	e = setattr(0, &b);
+	CHECK(e == E2BIG, "set with size 40: %s", err(e));
+}
+
+static void test_policies(void)
+{
+	union attr_buf b;
+	int policy, e;
+	const char *avail;
+	char line[256] = "";
+	FILE *f;
+
+	f = fopen("/proc/sys/kernel/sched_ms_classes", "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		fclose(f);
+	}
+	avail = line;
+	CHECK(f != NULL, "/proc/sys/kernel/sched_ms_classes lists '%.*s'",
+	      (int)strcspn(avail, "\n"), avail);
+
+	/* A class that is not built or not ready refuses its policy. */
+	for (policy = SCHED_BVT; policy <= SCHED_RBS; policy++) {
+		static const char * const names[] = { "bvt", "vtrr", "bebs", "rbs" };
+		const char *name = names[policy - SCHED_BVT];
+
+		if (strstr(avail, name))
+			continue;
+		init_attr(&b, SCHED_ATTR_SIZE_VER0, policy);
+		e = setattr(0, &b);
+		CHECK(e == EINVAL, "%s (policy %d) not available: set gives %s",
+		      name, policy, err(e));
+		e = sched_get_priority_max(policy);
+		CHECK(e == 0, "sched_get_priority_max(%d) is %d", policy, e);
+	}
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_RBS + 1);
+	e = setattr(0, &b);
+	CHECK(e == EINVAL, "unknown policy %d: %s", SCHED_RBS + 1, err(e));
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
+	b.attr.sched_flags = 1ULL << 40;
+	e = setattr(0, &b);
+	CHECK(e == EINVAL, "unknown sched_flags bit: %s", err(e));
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
+	b.attr.sched_ms_flags = 1U << 30;
+	e = setattr(0, &b);
+	CHECK(e == EINVAL, "unknown sched_ms_flags bit: %s", err(e));
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
+	b.attr.sched_weight = 2048;
+	e = setattr(0, &b);
+	CHECK(e == EINVAL, "sched_weight with SCHED_OTHER: %s", err(e));
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_FIFO);
+	b.attr.sched_priority = 10;
+	b.attr.sched_warp = 1000000;
+	e = setattr(0, &b);
+	CHECK(e == EINVAL, "sched_warp with SCHED_FIFO: %s", err(e));
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
+	e = setattr(0, &b);
+	CHECK(e == 0, "back to SCHED_OTHER: %s", err(e));
+}
+
+/* The fork path picks the child's class through __setscheduler_class(). */
+static void test_fork(void)
+{
+	union attr_buf b;
+	int status, e;
+	pid_t child;
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_FIFO);
+	b.attr.sched_priority = 10;
+	b.attr.sched_flags = SCHED_FLAG_RESET_ON_FORK;
+	e = setattr(0, &b);
+	CHECK(e == 0, "SCHED_FIFO with reset-on-fork: %s", err(e));
+
+	child = fork();
+	if (!child)
+		_exit(sched_getscheduler(0));
+	waitpid(child, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == SCHED_OTHER,
+	      "child of a reset-on-fork SCHED_FIFO task runs policy %d",
+	      WEXITSTATUS(status));
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_BATCH);
+	b.attr.sched_nice = 4;
+	setattr(0, &b);
+	child = fork();
+	if (!child) {
+		memset(&b, 0, sizeof(b));
+		getattr(0, &b, SCHED_ATTR_SIZE_VER2);
+		_exit(b.attr.sched_policy * 10 + b.attr.sched_nice);
+	}
+	waitpid(child, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == SCHED_BATCH * 10 + 4,
+	      "child of a SCHED_BATCH nice 4 task inherits both (%d)",
+	      WEXITSTATUS(status));
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
+	setattr(0, &b);
+}
+
+/*
+ * Priority inheritance still boosts through __setscheduler_class(): a
+ * SCHED_OTHER holder of a PI mutex runs at the priority of the SCHED_FIFO
+ * waiter (prio 99 - 20 = 79) and drops back after unlocking.
+ */
+static pthread_mutex_t pi_lock;
+static volatile int pi_locked;
+
+static int proc_prio(void)
+{
+	char line[256];
+	int prio = -1;
+	FILE *f = fopen("/proc/thread-self/sched", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "prio ", 5))
+			sscanf(strchr(line, ':') + 1, "%d", &prio);
+	fclose(f);
+	return prio;
+}
+
+static void *pi_holder(void *arg)
+{
+	int *prio = arg;
+
+	pthread_mutex_lock(&pi_lock);
+	pi_locked = 1;
+	usleep(300000);		/* the FIFO waiter blocks meanwhile */
+	prio[0] = proc_prio();
+	pthread_mutex_unlock(&pi_lock);
+	prio[1] = proc_prio();
+	return NULL;
+}
+
+static void test_pi(void)
+{
+	pthread_mutexattr_t ma;
+	union attr_buf b;
+	int prio[2] = { -1, -1 };
+	pthread_t t;
+
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&pi_lock, &ma);
+	pthread_create(&t, NULL, pi_holder, prio);
+	while (!pi_locked)
+		usleep(1000);
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_FIFO);
+	b.attr.sched_priority = 20;
+	setattr(0, &b);
+	pthread_mutex_lock(&pi_lock);
+	pthread_mutex_unlock(&pi_lock);
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
+	setattr(0, &b);
+	pthread_join(t, NULL);
+
+	CHECK(prio[0] == 79 && prio[1] == 120,
+	      "PI: SCHED_OTHER holder boosted to prio %d by a FIFO 20 waiter, %d after unlock",
+	      prio[0], prio[1]);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_sizes();
+	test_policies();
+	test_fork();
+	test_pi();
+	return failed;
+}

@@ -1,0 +1,160 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest half of `make check`: runs inside the patched kernel booted by
+# scripts/qemu-run and prints one TAP line per check ("ok - name" or
+# "not ok - name"); scripts/check numbers them and adds the host tests.
+# Exits 1 if any check failed.
+
+T=/tests
+fails=0
+
+ok()	{ echo "ok - $*"; }
+notok()	{ echo "not ok - $*"; fails=$((fails + 1)); }
+# check NAME CMD...: a check that passes when CMD succeeds
+check() {
+	name=$1; shift
+	if out=$("$@" 2>&1); then
+		ok "$name"
+	else
+		notok "$name"
+		echo "$out" | sed 's/^/# /' | tail -n 15
+	fi
+}
+# expect_fail NAME STATUS PATTERN CMD...: CMD must exit with STATUS and
+# print a line matching PATTERN
+expect_fail() {
+	name=$1 status=$2 pattern=$3; shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq "$status" ] && echo "$out" | grep -q -- "$pattern"; then
+		ok "$name"
+	else
+		notok "$name (exit $rc, wanted $status and /$pattern/)"
+		echo "$out" | sed 's/^/# /' | tail -n 5
+	fi
+	echo "$out" | sed 's/^/#   /' | head -n 3
+}
+
+# --- KUnit: the suites built into the kernel ran at boot ------------------
+kunit_results() {
+	# Top-level KTAP result lines of each suite, e.g. "ok 1 multisched".
+	dmesg | sed -n 's/^\[[^]]*\] //p' | grep -E '^(not )?ok [0-9]+ [a-z_]+$'
+}
+suites=$(kunit_results)
+if [ -z "$suites" ]; then
+	notok "kunit: no KUnit suite results in the boot log"
+else
+	echo "$suites" | while read -r word rest; do
+		case $word in
+		ok)	echo "ok - kunit: suite ${rest#* }" ;;
+		*)	echo "not ok - kunit: suite ${rest#* }" ;;
+		esac
+	done
+	echo "$suites" | grep -q '^ok [0-9]* multisched$' ||
+		notok "kunit: the multisched suite passed"
+	echo "$suites" | grep -q '^not ok' && fails=$((fails + 1))
+	dmesg | grep -E '# multisched: (pass|Totals)' | sed 's/^/# /'
+fi
+
+# --- the extended sched_attr ABI ------------------------------------------
+$T/ms_abi || fails=$((fails + 1))
+
+# --- sysctls and the normal class ----------------------------------------
+check "sysctl: kernel.sched_normal_class reads fair" \
+	grep -qx fair /proc/sys/kernel/sched_normal_class
+for c in bvt vtrr bebs; do
+	if grep -qw $c /proc/sys/kernel/sched_ms_classes; then
+		continue
+	fi
+	expect_fail "sysctl: sched_normal_class=$c refused while $c accepts no tasks" \
+		1 "Invalid argument" sh -c "echo $c > /proc/sys/kernel/sched_normal_class"
+done
+expect_fail "sysctl: sched_normal_class=rbs refused (not general-purpose)" \
+	1 "Invalid argument" sh -c 'echo rbs > /proc/sys/kernel/sched_normal_class'
+expect_fail "sysctl: sched_normal_class=nonsense refused" \
+	1 "Invalid argument" sh -c 'echo nonsense > /proc/sys/kernel/sched_normal_class'
+check "sysctl: sched_normal_class=fair accepted" \
+	sh -c 'echo fair > /proc/sys/kernel/sched_normal_class'
+expect_fail "sysctl: kernel.sched_ms_classes is read-only" \
+	1 "" sh -c 'echo bvt > /proc/sys/kernel/sched_ms_classes'
+check "boot: sched_normal_class=bvt on the command line was refused, not applied" \
+	sh -c 'dmesg | grep -q "sched_normal_class=bvt: no such" &&
+	       grep -qx fair /proc/sys/kernel/sched_normal_class'
+check "tracepoints: multisched events are registered" \
+	test -d /sys/kernel/tracing/events/multisched/ms_setattr -a \
+	     -d /sys/kernel/tracing/events/multisched/ms_normal_class
+
+# --- existing binaries keep working ----------------------------------------
+# chrt_has PATTERN ARGS...: chrt ARGS starts a shell whose own policy, as
+# chrt -p reports it, matches PATTERN
+chrt_has() {
+	want=$1; shift
+	got=$(chrt "$@" sh -c 'chrt -p $$') && echo "$got" | grep -q "$want" ||
+		{ echo "$got"; return 1; }
+}
+check "chrt: SCHED_FIFO 10 round trip" chrt_has "SCHED_FIFO" -f 10
+check "chrt: SCHED_FIFO priority reads back" chrt_has "priority: 10" -f 10
+check "chrt: SCHED_BATCH" chrt_has "SCHED_BATCH" -b 0
+check "chrt: SCHED_IDLE" chrt_has "SCHED_IDLE" -i 0
+check "chrt: SCHED_DEADLINE 1ms/10ms" \
+	chrt_has "SCHED_DEADLINE" -d -T 1000000 -P 10000000 0
+check "cyclictest: SCHED_FIFO thread for 2 s" \
+	sh -c 'cyclictest -q -D 2 -t 1 -p 80 -i 1000 -m | grep -q "Max:"'
+check "cyclicdeadline: SCHED_DEADLINE thread for 2 s" \
+	sh -c 'cyclicdeadline -q -D 2 -t 1 -i 10000 -s 1000 | grep -q "Max:"'
+cat > /tmp/rtapp.json <<'EOF'
+{
+	"tasks": {
+		"dl": { "policy": "SCHED_DEADLINE", "dl-runtime": 2000,
+			"dl-period": 10000, "dl-deadline": 10000,
+			"run": 1000, "timer": { "ref": "t", "period": 10000 } },
+		"ff": { "policy": "SCHED_FIFO", "priority": 10,
+			"run": 1000, "timer": { "ref": "f", "period": 10000 } }
+	},
+	"global": { "duration": 2, "default_policy": "SCHED_OTHER",
+		    "calibration": 100, "logdir": "/tmp" }
+}
+EOF
+check "rt-app: a SCHED_DEADLINE and a SCHED_FIFO task for 2 s" \
+	rt-app /tmp/rtapp.json
+check "hackbench: 2 groups, 50 loops" hackbench -g 2 -l 50
+
+# --- schedctl ---------------------------------------------------------------
+check "schedctl: --list names every class" \
+	sh -c 'schedctl --list | grep -q "SCHED_BVT" &&
+	       schedctl --list | grep -q "SCHED_RBS" &&
+	       schedctl --list | grep -q "SCHED_DEADLINE"'
+check "schedctl: runs a command under SCHED_FIFO 20" \
+	sh -c 'schedctl -c fifo --prio 20 -- sh -c "chrt -p \$\$" | grep -q "priority: 20"'
+check "schedctl: sets and shows a running pid" \
+	sh -c 'sleep 5 & p=$!; schedctl -c batch --nice 7 -p $p &&
+	       schedctl -p $p | grep -q SCHED_BATCH &&
+	       schedctl -p $p | grep -q "nice: 7"; r=$?; kill $p; exit $r'
+check "schedctl: -a sets every thread of a process" \
+	sh -c 'stress-ng --cpu 2 --timeout 5s >/dev/null 2>&1 & sleep 1;
+	       p=$(pgrep -o stress-ng); schedctl -a -c batch -p $p &&
+	       for t in /proc/$p/task/*; do
+	           schedctl -p ${t##*/} | grep -q SCHED_BATCH || exit 1; done;
+	       kill $p; wait'
+for c in bvt vtrr bebs rbs; do
+	grep -qw $c /proc/sys/kernel/sched_ms_classes && continue
+	expect_fail "schedctl: $c explains EINVAL as not available" \
+		1 "not available in this kernel" schedctl -c $c -- true
+done
+expect_fail "schedctl: EINVAL for a bad FIFO priority explains the range" \
+	1 "priority 1..99" schedctl -c fifo --prio 200 -- true
+expect_fail "schedctl: EPERM names the missing privilege" \
+	1 "needs CAP_SYS_NICE" $T/as_user 65534 schedctl -c fifo --prio 10 -- true
+expect_fail "schedctl: EPERM for another user's task" \
+	1 "belongs to another user" $T/as_user 65534 schedctl -c batch -p 1
+expect_fail "schedctl: ESRCH for a missing pid" \
+	1 "no such process" schedctl -c batch -p 999999
+expect_fail "schedctl: a bad time unit is a usage error" \
+	2 "unknown unit" schedctl -c bvt --warp 1.5xs -- true
+expect_fail "schedctl: a negative time is a usage error" \
+	2 "cannot be negative" schedctl -c bvt --unwarp -5ms -- true
+expect_fail "schedctl: a missing command exits 127" \
+	127 "" schedctl -c other -- /nonexistent
+
+exit $((fails > 0))
