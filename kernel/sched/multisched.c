@@ -333,24 +333,59 @@ void ms_post_fork(struct task_struct *p)
 	struct rq_flags rf;
 	struct rq *rq;
 
-	if (!fair_policy(p->policy) || rt_or_dl_task(p))
-		return;
+	rq = task_rq_lock(p, &rf);
+	if (fair_policy(p->policy) && !rt_or_dl_task(p))
+		p->sched_class = __setscheduler_class(p->policy, p->prio);
+	task_rq_unlock(rq, p, &rf);
+}
+
+/*
+ * Move @p into the class its policy now maps to, if it is a SCHED_NORMAL
+ * or SCHED_BATCH task running in another one (and not boosted).
+ */
+static bool ms_move_normal_task(struct task_struct *p)
+{
+	const struct sched_class *old, *new = NULL;
+	struct sched_enq_and_set_ctx ctx;
+	struct rq_flags rf;
+	struct rq *rq;
 
 	rq = task_rq_lock(p, &rf);
-	p->sched_class = __setscheduler_class(p->policy, p->prio);
+	old = p->sched_class;
+	if (fair_policy(p->policy) && !is_idle_task(p) && !rt_or_dl_task(p))
+		new = __setscheduler_class(p->policy, p->prio);
+	if (new && new != old) {
+		update_rq_clock(rq);
+		if (p->se.sched_delayed)
+			dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED |
+				     DEQUEUE_NOCLOCK);
+		sched_deq_and_put_task(p, DEQUEUE_SAVE | DEQUEUE_MOVE, &ctx);
+		p->sched_class = new;
+		check_class_changing(rq, p, old);
+		sched_enq_and_set_task(&ctx);
+		check_class_changed(rq, p, old, p->prio);
+	}
 	task_rq_unlock(rq, p, &rf);
+
+	return new && new != old;
 }
 
 /*
  * Move every SCHED_NORMAL and SCHED_BATCH task into the class that
  * ms_normal now names. Forks racing with this are caught by
- * ms_post_fork(): a child not yet on the task list when we walk it reads
- * the new ms_normal after it is linked.
+ * ms_post_fork(), as for uclamp_sync_util_min_rt_default():
+ *
+ *   copy_process()			ms_switch_normal()
+ *     write_lock(&tasklist_lock)	  ms_normal = new
+ *     // link thread			  read_lock(&tasklist_lock)
+ *     write_unlock(&tasklist_lock)	  smp_mb__after_spinlock()
+ *     sched_post_fork()		  for_each_process_thread()
+ *       ms_post_fork()			    ms_move_normal_task()
+ *
+ * either the walk sees the child, or the child reads the new ms_normal.
  */
 static unsigned int ms_switch_normal(void)
 {
-	struct sched_enq_and_set_ctx ctx;
-	const struct sched_class *old, *new;
 	struct task_struct *g, *p;
 	unsigned int moved = 0;
 
@@ -358,33 +393,8 @@ static unsigned int ms_switch_normal(void)
 
 	read_lock(&tasklist_lock);
 	smp_mb__after_spinlock();
-	for_each_process_thread(g, p) {
-		struct rq_flags rf;
-		struct rq *rq;
-
-		rq = task_rq_lock(p, &rf);
-		if (!fair_policy(p->policy) || is_idle_task(p) ||
-		    rt_or_dl_task(p)) {
-			task_rq_unlock(rq, p, &rf);
-			continue;
-		}
-		old = p->sched_class;
-		new = __setscheduler_class(p->policy, p->prio);
-		if (old != new) {
-			update_rq_clock(rq);
-			if (p->se.sched_delayed)
-				dequeue_task(rq, p, DEQUEUE_SLEEP |
-					     DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
-			sched_deq_and_put_task(p, DEQUEUE_SAVE | DEQUEUE_MOVE,
-					       &ctx);
-			p->sched_class = new;
-			check_class_changing(rq, p, old);
-			sched_enq_and_set_task(&ctx);
-			check_class_changed(rq, p, old, p->prio);
-			moved++;
-		}
-		task_rq_unlock(rq, p, &rf);
-	}
+	for_each_process_thread(g, p)
+		moved += ms_move_normal_task(p);
 	read_unlock(&tasklist_lock);
 
 	return moved;

@@ -33,15 +33,56 @@ else
 	grep -E 'error' "$log" | head | sed 's/^/# /'
 fi
 
-# Warnings (W=1 or sparse) in any file multisched owns.
-ours=$( (ms_new_files; ms_patched_files) | grep -E '\.[ch]$' | sed 's|.*/||' | sort -u |
-	paste -sd'|')
-warn=$(grep -E "($ours):[0-9]+(:[0-9]+)?: (warning|error)" "$log" |
-	grep -v "^$tree/tools" | sort -u)
+# Warnings (W=1 or sparse) on lines the patch adds: the new files whole,
+# and the added lines of the kernel files it edits (those files have
+# warnings of their own that are not ours). One kind is not ours although
+# it names our functions: sparse reports the body of task_rq_unlock() in
+# sched.h as a "context imbalance ... wrong count at exit" in callers that
+# pair task_rq_lock() with task_rq_unlock(), as it does for task_rq_lock()
+# itself and for core.c's own callers; it points at sched.h, not at us.
+warn=$(python3 - "$MS_BUILD/multisched.patch" "$log" <<'PY'
+import re, sys
+added = {}
+path = None
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"^\+\+\+ b/(\S+)", line)
+    if m:
+        path = m.group(1)
+        added[path] = set()
+        continue
+    m = re.match(r"^@@ -\S+ \+(\d+)", line)
+    if m:
+        n = int(m.group(1))
+        continue
+    if path is None or line.startswith("---"):
+        continue
+    if line.startswith("+"):
+        added[path].add(n)
+        n += 1
+    elif line.startswith(" "):
+        n += 1
+seen = set()
+for line in open(sys.argv[2], errors="replace"):
+    m = re.match(r"^(\S+?):(\d+):(?:\d+:)? (warning|error)", line)
+    if not m:
+        continue
+    f = m.group(1).split("/linux-source-6.12/")[-1]
+    f = re.sub(r"^.*?/export-test/", "", f)
+    if f in added and int(m.group(2)) in added[f] and line not in seen:
+        seen.add(line)
+        print(line.rstrip())
+PY
+)
+# sparse must really have looked at the new files.
+for f in multisched.c bvt.c vtrr.c bebs.c rbs.c; do
+	grep -q "CHECK *kernel/sched/$f" "$log" ||
+		warn="$warn${warn:+
+}sparse did not check kernel/sched/$f"
+done
 if [ -z "$warn" ]; then
-	echo "ok - W=1 and sparse: no warnings in the files multisched adds or edits"
+	echo "ok - W=1 and sparse: no warnings on the lines multisched adds"
 else
-	echo "not ok - W=1 and sparse: no warnings in the files multisched adds or edits"
+	echo "not ok - W=1 and sparse: no warnings on the lines multisched adds"
 	echo "$warn" | head | sed 's/^/# /'
 fi
 rm -rf "$tree"
