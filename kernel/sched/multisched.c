@@ -179,13 +179,21 @@ static int ms_validate_attr(int policy, const struct sched_attr *attr)
  * ms_check_privilege - may an unprivileged caller ask for @attr?
  *
  * As with nice values and RT priorities, a task may give up what it has
- * but not take more: raising its weight or warp, entering the reserved
- * level and holding a reservation need CAP_SYS_NICE.
+ * but not take more. Without CAP_SYS_NICE:
+ *
+ *  - nice may only be lowered as far as RLIMIT_NICE allows (the mainline
+ *    rule);
+ *  - the weight may not rise above the current one, unless it is derived
+ *    from a nice value that RLIMIT_NICE allowed;
+ *  - the warp may not rise above the current one;
+ *  - the reserved level and reservations (RBS, periodic BEBS) are refused,
+ *    as SCHED_DEADLINE is.
  */
 static int ms_check_privilege(struct task_struct *p, int policy,
 			      const struct sched_attr *attr)
 {
 	bool same = p->policy == policy;
+	int nice = task_nice(p);
 	u32 old_weight, new_weight;
 
 	if (capable(CAP_SYS_NICE))
@@ -195,11 +203,14 @@ static int ms_check_privilege(struct task_struct *p, int policy,
 		return -EPERM;
 	if (policy == SCHED_RBS ||
 	    (policy == SCHED_BEBS && attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
-		return same ? 0 : -EPERM;
+		return -EPERM;
 
-	old_weight = ms_effective_weight(same ? p->ms.weight : 0, task_nice(p));
+	if (attr->sched_nice < nice && !can_nice(p, attr->sched_nice))
+		return -EPERM;
+	old_weight = ms_effective_weight(same ? p->ms.weight : 0, nice);
 	new_weight = ms_effective_weight(attr->sched_weight, attr->sched_nice);
-	if (new_weight > old_weight && !can_nice(p, attr->sched_nice))
+	if (new_weight > old_weight &&
+	    (attr->sched_weight || attr->sched_nice >= nice))
 		return -EPERM;
 	if (attr->sched_warp > (same ? p->ms.warp : 0))
 		return -EPERM;
@@ -328,15 +339,23 @@ void ms_fork(struct task_struct *p)
  * list; a concurrent ms_switch_normal() may have missed it. It is not
  * runnable yet, so its class can simply be chosen again.
  */
-void ms_post_fork(struct task_struct *p)
+static void ms_refork_class(struct task_struct *p)
 {
 	struct rq_flags rf;
 	struct rq *rq;
 
 	rq = task_rq_lock(p, &rf);
-	if (fair_policy(p->policy) && !rt_or_dl_task(p))
+	if (!rt_or_dl_task(p))
 		p->sched_class = __setscheduler_class(p->policy, p->prio);
 	task_rq_unlock(rq, p, &rf);
+}
+
+void ms_post_fork(struct task_struct *p)
+{
+	/* The common case: the class chosen in sched_fork() still holds. */
+	if (fair_policy(p->policy) &&
+	    READ_ONCE(p->sched_class) != __setscheduler_class(p->policy, p->prio))
+		ms_refork_class(p);
 }
 
 /*
