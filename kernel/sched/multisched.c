@@ -55,7 +55,7 @@ struct ms_class {
 
 static const struct ms_class ms_classes[] = {
 #ifdef CONFIG_SCHED_BVT
-	{ "bvt",  SCHED_BVT,  &bvt_sched_class,  false, true },
+	{ "bvt",  SCHED_BVT,  &bvt_sched_class,  true,  true },
 #endif
 #ifdef CONFIG_SCHED_VTRR
 	{ "vtrr", SCHED_VTRR, &vtrr_sched_class, false, true },
@@ -138,6 +138,9 @@ static int ms_validate_attr(int policy, const struct sched_attr *attr)
 	case SCHED_BVT:
 		if (flags & ~MS_FLAGS_BVT || time_set)
 			return -EINVAL;
+		/* Not built yet: the two levels and warping in handlers. */
+		if (flags & (MS_FLAG_RESERVED | MS_FLAG_WARP_SIGNAL))
+			return -EOPNOTSUPP;
 		if (attr->sched_warp < 0 || attr->sched_warp > MS_WARP_MAX)
 			return -EINVAL;
 		if (attr->sched_warp_limit &&
@@ -225,7 +228,8 @@ static int ms_check_privilege(struct task_struct *p, int policy,
  * @user:	whether it comes from user space and privileges apply
  *
  * Return: 0, -EINVAL for a class that is not there (not built, or not yet
- * accepting tasks) or a parameter out of range, or -EPERM.
+ * accepting tasks) or a parameter out of range, -EOPNOTSUPP for a flag
+ * whose feature has not landed yet, or -EPERM.
  */
 int ms_check_attr(struct task_struct *p, const struct sched_attr *attr,
 		  int policy, bool user)
@@ -254,7 +258,7 @@ void ms_setparams(struct task_struct *p, int policy,
 	struct sched_ms_entity *ms = &p->ms;
 
 	if (!ms_policy(policy) || !attr) {
-		memset(ms, 0, sizeof(*ms));
+		memset(ms, 0, offsetof(struct sched_ms_entity, bvt));
 		return;
 	}
 
@@ -332,6 +336,8 @@ void ms_fork(struct task_struct *p)
 {
 	if (!ms_policy(p->policy))
 		ms_setparams(p, p->policy, NULL);
+	/* The parent's run-time state is its own; task_fork() seeds it. */
+	memset(&p->ms.bvt, 0, sizeof(p->ms.bvt));
 }
 
 /*
@@ -555,11 +561,24 @@ void ms_proc_show_task(struct task_struct *p, struct seq_file *m)
 	seq_printf(m, "%-45s:%21llu\n", "ms.unwarp", ms->unwarp);
 	seq_printf(m, "%-45s:%21llu\n", "ms.runtime", ms->runtime);
 	seq_printf(m, "%-45s:%21llu\n", "ms.period", ms->period);
+#ifdef CONFIG_SCHED_BVT
+	if (p->sched_class == &bvt_sched_class) {
+		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.A", ms->bvt.avt);
+		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.E", ms->bvt.evt);
+		seq_printf(m, "%-45s:%21u\n", "ms.bvt.warped", ms->bvt.warped);
+		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.warped_ns", ms->bvt.warp_used);
+		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.L_hits", ms->bvt.nr_limit_hits);
+		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.U_hits", ms->bvt.nr_unwarp_hits);
+	}
+#endif
 }
 
 void init_ms_rq(struct rq *rq)
 {
 	memset(&rq->ms, 0, sizeof(rq->ms));
+#ifdef CONFIG_SCHED_BVT
+	init_bvt_rq(rq);
+#endif
 }
 
 void __init ms_sched_init(void)

@@ -32,8 +32,16 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
 
 /* Per-runqueue state of each class; every class owns its own member. */
 struct bvt_rq {
+	struct rb_root_cached	evt_tree;	/* runnable tasks by E */
+	struct rb_root_cached	avt_tree;	/* runnable tasks by A, for SVT */
 	unsigned int		nr_running;
+	u64			svt;		/* scheduler virtual time */
+	bool			skip_c;		/* next pick ignores C */
+	struct hrtimer		warp_timer;	/* unwarps the running task at L */
+	struct task_struct	*warp_task;	/* the task warp_timer is armed for */
 };
+
+void init_bvt_rq(struct rq *rq);
 
 struct vtrr_rq {
 	unsigned int		nr_running;

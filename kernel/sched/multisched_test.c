@@ -76,8 +76,12 @@ static void ms_test_flags_per_class(struct kunit *test)
 {
 	struct sched_attr a = ms_test_attr(SCHED_BVT);
 
-	a.sched_ms_flags = MS_FLAGS_BVT;
+	a.sched_ms_flags = MS_FLAG_WARP_OFF;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), 0);
+	a.sched_ms_flags = MS_FLAG_RESERVED;
+	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), -EOPNOTSUPP);
+	a.sched_ms_flags = MS_FLAG_WARP_SIGNAL;
+	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), -EOPNOTSUPP);
 	a.sched_ms_flags = MS_FLAG_RBS_IO;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), -EINVAL);
 	a.sched_ms_flags = MS_FLAG_WARP_OFF;

@@ -26,9 +26,11 @@ hb_time() { $1 $HB 2>/dev/null | awk '/^Time:/ { print $2 }'; }
 
 # Throughput: hackbench under each class, interleaved.
 classes="other fifo"
+grep -qw bvt /proc/sys/kernel/sched_ms_classes 2>/dev/null && classes="$classes bvt"
 for c in $classes; do : > /tmp/hb.$c; done
 prefix_other="schedctl -c other --"
 prefix_fifo="schedctl -c fifo --prio 10 --"
+prefix_bvt="schedctl -c bvt --"
 i=0
 while [ $i -lt "$rounds" ]; do
 	for c in $classes; do
@@ -87,6 +89,15 @@ lat_deadline() {
 lat_cyclictest --policy=other > /tmp/lat.other
 lat_cyclictest -p 80 --policy=fifo > /tmp/lat.fifo
 lat_deadline > /tmp/lat.deadline
+case $classes in
+*bvt*)
+	# The whole system, kernel threads included, under BVT: cyclictest's
+	# SCHED_OTHER thread and the hackbench load both run in BVT, unwarped.
+	echo bvt > /proc/sys/kernel/sched_normal_class
+	lat_cyclictest --policy=other > /tmp/lat.bvt
+	echo fair > /proc/sys/kernel/sched_normal_class
+	;;
+esac
 
 base=$(median < /tmp/hb.other)
 echo "== hackbench -g 4 -l 100, $rounds interleaved runs per class (median);"
@@ -108,6 +119,11 @@ row() {
 row SCHED_OTHER "$base" "$(cat /tmp/lat.other)"
 row SCHED_FIFO "$(median < /tmp/hb.fifo)" "$(cat /tmp/lat.fifo)"
 row SCHED_DEADLINE "" "$(cat /tmp/lat.deadline)"
+case $classes in
+*bvt*)	row SCHED_BVT "$(median < /tmp/hb.bvt)" "$(cat /tmp/lat.bvt)" ;;
+esac
 echo
 echo "(SCHED_DEADLINE latency from cyclicdeadline, which reports only its"
-echo " maximum; hackbench does not run under SCHED_DEADLINE.)"
+echo " maximum; hackbench does not run under SCHED_DEADLINE. SCHED_BVT latency"
+echo " with every SCHED_NORMAL task, the load included, switched into BVT and"
+echo " no warp; tests/guest/bvt_latency measures warped latency.)"

@@ -21,6 +21,14 @@ check() {
 		echo "$out" | sed 's/^/# /' | tail -n 15
 	fi
 }
+# measure NAME CMD...: as check, and always print what CMD measured
+measure() {
+	name=$1; shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then ok "$name"; else notok "$name"; fi
+	echo "$out" | sed 's/^/#   /' | tail -n 8
+}
 # expect_fail NAME STATUS PATTERN CMD...: CMD must exit with STATUS and
 # print a line matching PATTERN
 expect_fail() {
@@ -78,8 +86,8 @@ check "sysctl: sched_normal_class=fair accepted" \
 	sh -c 'echo fair > /proc/sys/kernel/sched_normal_class'
 expect_fail "sysctl: kernel.sched_ms_classes is read-only" \
 	1 "" sh -c 'echo bvt > /proc/sys/kernel/sched_ms_classes'
-check "boot: sched_normal_class=bvt on the command line was refused, not applied" \
-	sh -c 'dmesg | grep -q "sched_normal_class=bvt: no such" &&
+check "boot: sched_normal_class=vtrr on the command line was refused, not applied" \
+	sh -c 'dmesg | grep -q "sched_normal_class=vtrr: no such" &&
 	       grep -qx fair /proc/sys/kernel/sched_normal_class'
 check "tracepoints: multisched events are registered" \
 	test -d /sys/kernel/tracing/events/multisched/ms_setattr -a \
@@ -156,5 +164,78 @@ expect_fail "schedctl: a negative time is a usage error" \
 	2 "cannot be negative" schedctl -c bvt --unwarp -5ms -- true
 expect_fail "schedctl: a missing command exits 127" \
 	127 "" schedctl -c other -- /nonexistent
+
+# --- SCHED_BVT: the experiments of the paper ---------------------------------
+if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
+	measure "bvt: figure 1, weights 2:1 on one CPU get 2/3 and 1/3 within 2 points over 10 s" \
+		$T/bvt_share -t 10 2 1
+	measure "bvt: five hogs with weights 1..5 get their proportion within 2 points over 10 s" \
+		$T/bvt_share -t 10 1 2 3 4 5
+	measure "bvt: figure 2, a thread that slept 5 s shares fairly after waking (2 points)" \
+		$T/bvt_share -s 5 -t 10 1 1
+
+	# figure 3 / table 4: warped, unwarped and SCHED_FIFO wakeup latency
+	lat() { $T/bvt_latency -t 5 "$@" | sed -n 's/^latency_us \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\2/p'; }
+	unwarped=$(lat -w 0)
+	warped=$(lat -w 50000 -L 2000 -U 5000)
+	fifo=$(lat -m fifo)
+	echo "# wakeup latency p99 among 2 CPU hogs: unwarped ${unwarped}us, warped ${warped}us, SCHED_FIFO ${fifo}us"
+	if [ -n "$warped" ] && [ -n "$unwarped" ] && [ -n "$fifo" ] &&
+	   [ "$warped" -lt $((unwarped / 2)) ] && [ "$warped" -lt $((fifo * 3 + 1000)) ]; then
+		ok "bvt: figure 3, a warped periodic thread's p99 wakeup latency is under half the unwarped one and near SCHED_FIFO's"
+	else
+		notok "bvt: figure 3, a warped periodic thread's p99 wakeup latency is under half the unwarped one and near SCHED_FIFO's"
+	fi
+
+	# table 5: the warped thread falls into an infinite loop
+	out=$($T/bvt_latency -t 8 -w 50000 -L 2000 -U 5000 -l)
+	share=$(echo "$out" | sed -n 's/^hogs_share \([0-9]*\).*/\1/p')
+	hits=$(echo "$out" | sed -n 's/^L_hits \([0-9]*\)/\1/p')
+	echo "# looping warped thread: hogs kept ${share}% (fair share 66.7%), L hits ${hits}"
+	if [ -n "$share" ] && [ "$share" -ge 63 ] && [ "$share" -le 70 ] && [ "${hits:-0}" -ge 1 ]; then
+		ok "bvt: table 5, a looping warped thread is unwarped at L and the others keep their 2/3 share"
+	else
+		notok "bvt: table 5, a looping warped thread is unwarped at L and the others keep their 2/3 share"
+	fi
+	out=$($T/bvt_latency -t 8 -m fifo -l)
+	share=$(echo "$out" | sed -n 's/^hogs_share \([0-9]*\).*/\1/p')
+	echo "# the same loop under SCHED_FIFO: hogs kept ${share}%"
+	if [ -n "$share" ] && [ "$share" -le 10 ]; then
+		ok "bvt: table 5 contrast, the same loop under SCHED_FIFO starves the others (<= 10%)"
+	else
+		notok "bvt: table 5 contrast, the same loop under SCHED_FIFO starves the others (<= 10%)"
+	fi
+
+	# the ABI and schedctl with a class that accepts tasks
+	check "bvt: schedctl sets weight, warp, L and U and reads them back" \
+		sh -c 'schedctl -c bvt -w 2048 --warp 20ms --warp-limit 5ms --unwarp 50ms -- \
+			sh -c "schedctl -p \$\$" > /tmp/bvt.show &&
+		       grep -q "weight: 2048" /tmp/bvt.show && grep -q "warp: 20ms" /tmp/bvt.show &&
+		       grep -q "warp limit: 5ms" /tmp/bvt.show && grep -q "unwarp: 50ms" /tmp/bvt.show &&
+		       grep -q "ms.bvt.A" /tmp/bvt.show'
+	expect_fail "bvt: a negative warp is EINVAL" 1 "invalid parameters for SCHED_BVT" \
+		schedctl -c bvt --warp -5ms -- true
+	expect_fail "bvt: a warp limit below 10us is EINVAL" 1 "invalid parameters for SCHED_BVT" \
+		schedctl -c bvt --warp 1ms --warp-limit 5us -- true
+	expect_fail "bvt: an unprivileged raise of weight is EPERM" 1 "needs CAP_SYS_NICE" \
+		$T/as_user 65534 schedctl -c bvt -w 5000 -- true
+	check "bvt: an unprivileged thread may lower its weight" \
+		$T/as_user 65534 schedctl -c bvt -w 100 -- true
+	expect_fail "bvt: an unprivileged thread may not warp" 1 "needs CAP_SYS_NICE" \
+		$T/as_user 65534 schedctl -c bvt --warp 1ms -- true
+	printf '#!/bin/sh\nschedctl -p $$\n' > /tmp/showself.sh
+	check "bvt: a child inherits SCHED_BVT and its weight" \
+		sh -c 'schedctl -c bvt -w 300 -- sh -c "sh /tmp/showself.sh; true" | grep -q "weight: 300"'
+	check "bvt: reset-on-fork sends children back to SCHED_OTHER" \
+		sh -c 'schedctl -R -c bvt -w 300 -- sh -c "sh /tmp/showself.sh; true" | grep -q "SCHED_OTHER"'
+
+	# the whole system under BVT, switched at run time and back
+	check "bvt: kernel.sched_normal_class=bvt moves every SCHED_NORMAL task, hackbench runs, and back to fair" \
+		sh -c 'echo bvt > /proc/sys/kernel/sched_normal_class &&
+		       grep -q "ms.class.*bvt" /proc/1/sched &&
+		       hackbench -g 2 -l 50 >/dev/null &&
+		       echo fair > /proc/sys/kernel/sched_normal_class &&
+		       ! grep -q "ms.class" /proc/1/sched'
+fi
 
 exit $((fails > 0))

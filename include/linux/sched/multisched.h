@@ -2,7 +2,29 @@
 #ifndef _LINUX_SCHED_MULTISCHED_H
 #define _LINUX_SCHED_MULTISCHED_H
 
+#include <linux/rbtree.h>
 #include <linux/types.h>
+
+/*
+ * struct sched_bvt_entity - a task's Borrowed Virtual Time state
+ *
+ * Protected by the task's rq lock.
+ */
+struct sched_bvt_entity {
+	struct rb_node	evt_node;	/* in bvt_rq::evt_tree, by E */
+	struct rb_node	avt_node;	/* in bvt_rq::avt_tree, by A */
+	u64		avt;		/* A: actual virtual time */
+	u64		evt;		/* E: the key while queued */
+	u64		warp_used;	/* ns run warped since it last woke */
+	u64		unwarp_until;	/* rq clock before which it may not warp */
+	u64		nr_limit_hits;	/* times it ran L warped and was unwarped */
+	u64		nr_unwarp_hits;	/* times it woke within U and ran unwarped */
+	u32		weight;		/* effective weight */
+	unsigned int	on_rq:1;
+	unsigned int	warped:1;	/* E includes W */
+	unsigned int	limit_hit:1;	/* unwarped by L until it sleeps */
+	unsigned int	migrated:1;	/* pays M until it next runs */
+};
 
 /*
  * struct sched_ms_entity - a task's multisched parameters
@@ -21,6 +43,8 @@ struct sched_ms_entity {
 	u64		runtime;	/* BEBS/RBS budget, ns */
 	u64		deadline;	/* BEBS relative deadline, ns */
 	u64		period;		/* BEBS/RBS period, ns */
+
+	struct sched_bvt_entity	bvt;	/* run-time state, not parameters */
 };
 
 #endif /* _LINUX_SCHED_MULTISCHED_H */

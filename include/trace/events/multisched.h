@@ -63,6 +63,49 @@ TRACE_EVENT(ms_normal_class,
 		      __get_str(from), __get_str(to), __entry->moved)
 );
 
+/* BVT ------------------------------------------------------------------ */
+
+/*
+ * bvt_warp - a BVT thread started or stopped warping, and why: "allowed"
+ * (L and U permit it), "limits" (they no longer do), "L" (it ran its warp
+ * time limit) or "sleep" (it blocked, which starts U)
+ */
+TRACE_EVENT(bvt_warp,
+	    TP_PROTO(struct task_struct *p, bool warped, const char *why),
+	    TP_ARGS(p, warped, why),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(bool, warped)
+			     __string(why, why)
+			     __field(u64, avt)
+			     __field(u64, warp_used)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->warped = warped;
+			   __assign_str(why);
+			   __entry->avt = p->ms.bvt.avt;
+			   __entry->warp_used = p->ms.bvt.warp_used),
+	    TP_printk("pid=%d %s why=%s A=%llu warped_ns=%llu",
+		      __entry->pid, __entry->warped ? "warp" : "unwarp",
+		      __get_str(why), __entry->avt, __entry->warp_used)
+);
+
+/*
+ * bvt_pick - the BVT class chose @p to run
+ */
+TRACE_EVENT(bvt_pick,
+	    TP_PROTO(struct task_struct *p, u64 evt, u64 svt),
+	    TP_ARGS(p, evt, svt),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u64, evt)
+			     __field(u64, avt)
+			     __field(u64, svt)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->evt = evt;
+			   __entry->avt = p->ms.bvt.avt;
+			   __entry->svt = svt),
+	    TP_printk("pid=%d E=%llu A=%llu SVT=%llu",
+		      __entry->pid, __entry->evt, __entry->avt, __entry->svt)
+);
+
 #endif /* _TRACE_MULTISCHED_H */
 
 /* This part must be outside protection */

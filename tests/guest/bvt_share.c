@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bvt_share [-c CPU] [-t SECS] [-e POINTS] [-s SLEEPER_SECS] W1 W2 ...
+ *
+ * Weighted sharing under SCHED_BVT (figures 1 and 2 of the BVT paper):
+ * one CPU-bound child per weight, all pinned to CPU (default 1), each in
+ * SCHED_BVT with its weight. After SECS seconds (default 10) the CPU time
+ * each received, from /proc/PID/schedstat, is compared with its weight's
+ * share. With -s, the first child sleeps for the first SLEEPER_SECS
+ * seconds (figure 2) and the shares are measured over the time after it
+ * woke: it must share fairly, neither starving the others with credit
+ * saved while asleep nor being starved.
+ *
+ * Prints the measured and expected shares and exits 1 if any differs by
+ * more than POINTS percentage points (default 2).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/sched/types.h>
+#include <linux/sched/multisched.h>
+
+#define MAX_HOGS 64
+
+static unsigned long long cpu_ns(pid_t pid)
+{
+	unsigned long long ns = 0;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return ns;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long before[MAX_HOGS], after[MAX_HOGS], total = 0;
+	double tol = 2.0, wsum = 0;
+	int cpu = 1, secs = 10, sleeper = 0, n = 0, i, opt, bad = 0;
+	unsigned int w[MAX_HOGS];
+	pid_t pid[MAX_HOGS];
+
+	while ((opt = getopt(argc, argv, "c:t:e:s:")) != -1) {
+		switch (opt) {
+		case 'c': cpu = atoi(optarg); break;
+		case 't': secs = atoi(optarg); break;
+		case 'e': tol = atof(optarg); break;
+		case 's': sleeper = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	for (i = optind; i < argc && n < MAX_HOGS; i++)
+		w[n++] = atoi(argv[i]);
+	if (!n)
+		return 2;
+
+	for (i = 0; i < n; i++) {
+		pid[i] = fork();
+		if (!pid[i]) {
+			struct sched_attr a = {
+				.size = sizeof(a),
+				.sched_policy = SCHED_BVT,
+				.sched_weight = w[i],
+			};
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			if (sched_setaffinity(0, sizeof(set), &set) ||
+			    syscall(SYS_sched_setattr, 0, &a, 0)) {
+				perror("bvt_share: child setup");
+				_exit(1);
+			}
+			if (i == 0 && sleeper)
+				sleep(sleeper);
+			for (;;)
+				;
+		}
+		wsum += w[i];
+	}
+
+	sleep(sleeper + 1);	/* let every child settle in */
+	for (i = 0; i < n; i++)
+		before[i] = cpu_ns(pid[i]);
+	sleep(secs);
+	for (i = 0; i < n; i++) {
+		after[i] = cpu_ns(pid[i]);
+		total += after[i] - before[i];
+	}
+	for (i = 0; i < n; i++) {
+		kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
+	}
+	if (!total) {
+		printf("bvt_share: no CPU time measured\n");
+		return 1;
+	}
+
+	for (i = 0; i < n; i++) {
+		double got = 100.0 * (after[i] - before[i]) / total;
+		double want = 100.0 * w[i] / wsum;
+		int ok = got > want - tol && got < want + tol;
+
+		printf("bvt_share: weight %u got %.1f%% expected %.1f%% (+-%.1f)%s\n",
+		       w[i], got, want, tol, ok ? "" : "  <-- out of tolerance");
+		bad |= !ok;
+	}
+	return bad;
+}
