@@ -479,10 +479,6 @@ static void prio_changed_bvt(struct rq *rq, struct task_struct *p, int oldprio)
 	/* Parameters are re-read on enqueue, which setscheduler does. */
 }
 
-static void switched_from_bvt(struct rq *rq, struct task_struct *p)
-{
-}
-
 static unsigned int get_rr_interval_bvt(struct rq *rq, struct task_struct *p)
 {
 	return nsecs_to_jiffies(READ_ONCE(sysctl_sched_bvt_csw_allowance));
@@ -561,7 +557,6 @@ DEFINE_SCHED_CLASS(bvt) = {
 	.task_tick		= task_tick_bvt,
 	.task_fork		= task_fork_bvt,
 	.switching_to		= switching_to_bvt,
-	.switched_from		= switched_from_bvt,
 	.switched_to		= switched_to_bvt,
 	.prio_changed		= prio_changed_bvt,
 	.get_rr_interval	= get_rr_interval_bvt,

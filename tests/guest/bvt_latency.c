@@ -32,6 +32,8 @@
 #include <linux/sched/types.h>
 #include <linux/sched/multisched.h>
 
+#include "ms_test.h"
+
 #define MAX_SAMPLES 100000
 
 static long long lat_ns[MAX_SAMPLES];
@@ -72,22 +74,6 @@ static void set_attr(struct sched_attr *a)
 		perror("sched_setattr");
 		exit(1);
 	}
-}
-
-static unsigned long long cpu_ns(pid_t pid)
-{
-	unsigned long long ns = 0;
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%llu", &ns) != 1)
-			ns = 0;
-		fclose(f);
-	}
-	return ns;
 }
 
 static int cmp_ll(const void *a, const void *b)

@@ -28,23 +28,9 @@
 #include <linux/sched/types.h>
 #include <linux/sched/multisched.h>
 
+#include "ms_test.h"
+
 #define MAX_HOGS 64
-
-static unsigned long long cpu_ns(pid_t pid)
-{
-	unsigned long long ns = 0;
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%llu", &ns) != 1)
-		ns = 0;
-	fclose(f);
-	return ns;
-}
 
 int main(int argc, char **argv)
 {
