@@ -223,6 +223,8 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		schedctl -c bvt --warp -5ms -- true
 	expect_fail "bvt: a warp limit below 10us is EINVAL" 1 "invalid parameters for SCHED_BVT" \
 		schedctl -c bvt --warp 1ms --warp-limit 5us -- true
+	expect_fail "bvt: --reserved, not built yet, is refused with an explanation" \
+		1 "does not have yet" schedctl -c bvt --reserved -- true
 	expect_fail "bvt: an unprivileged raise of weight is EPERM" 1 "needs CAP_SYS_NICE" \
 		$T/as_user 65534 schedctl -c bvt -w 5000 -- true
 	check "bvt: an unprivileged thread may lower its weight" \

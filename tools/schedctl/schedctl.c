@@ -608,6 +608,7 @@ static void print_ms_stats(pid_t pid, pid_t tid)
 
 /* ---- the syscalls ------------------------------------------------- */
 
+#define MSG_ENOTSUP "%s: a flag asks for a feature this kernel does not have yet (--reserved, --warp-signal)"
 #define MSG_OLD_ATTR	"note: the kernel lacks the extended sched_attr (it knows %u bytes, not %d); no multisched parameters"
 
 /*
@@ -950,6 +951,9 @@ static void explain(int err, const struct request *req, pid_t pid,
 		break;
 	case EBUSY:
 		explain_ebusy(req, tid);
+		break;
+	case EOPNOTSUPP:
+		msg(MSG_ENOTSUP, req->pol->sname);
 		break;
 	default:
 		msg("cannot set %s for pid %d: %s", req->pol->sname, tid,
