@@ -8,7 +8,9 @@
 /*
  * struct sched_bvt_entity - a task's Borrowed Virtual Time state
  *
- * Protected by the task's rq lock.
+ * Protected by the task's rq lock; while the task is not queued,
+ * migrate_task_rq_bvt() adjusts @avt holding only its pi_lock, as
+ * set_task_cpu() allows. /proc/<pid>/sched reads it without locks.
  */
 struct sched_bvt_entity {
 	struct rb_node	evt_node;	/* in bvt_rq::evt_tree, by E */
@@ -30,9 +32,12 @@ struct sched_bvt_entity {
  * struct sched_ms_entity - a task's multisched parameters
  *
  * What sched_setattr(2) stored for a task in one of the multisched
- * policies, in the units of <uapi/linux/sched/multisched.h>; all zero for
- * the other policies. Written under the task's rq lock and pi_lock (from
- * __sched_setscheduler()); a class reads it under the rq lock.
+ * policies, in the units of <uapi/linux/sched/multisched.h>; the
+ * parameters are all zero for the other policies. Written under the
+ * task's rq lock and pi_lock (from __sched_setscheduler()); a class reads
+ * them under the rq lock. @bvt is run-time state, not a parameter: it
+ * survives policy changes because SCHED_NORMAL tasks run in BVT when BVT
+ * is the normal class.
  */
 struct sched_ms_entity {
 	u32		weight;		/* requested weight, 0 = from nice */
