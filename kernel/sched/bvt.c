@@ -5,8 +5,10 @@
  * Every thread advances an actual virtual time A while it runs, at a rate
  * inversely proportional to its weight: A grows by delta * 1024 / weight
  * for delta nanoseconds of CPU, so a thread of weight 2048 ages half as
- * fast as one of 1024 and gets twice the CPU. The runnable thread with the
- * lowest effective virtual time
+ * fast as one of 1024 and gets twice the CPU. Run time is charged in whole
+ * minimum charging units (mcu), rounded up when the thread stops running;
+ * the default mcu of 0 charges exact nanoseconds. The runnable entity with
+ * the lowest effective virtual time
  *
  *	E = A - (warped ? W : 0) + (migrated ? M : 0)
  *
@@ -15,33 +17,49 @@
  * of its own, but A keeps advancing at the usual rate, so over time it gets
  * no more than its weight. Two limits contain a thread that abuses its
  * warp: after L nanoseconds of running warped (the warp time limit) it is
- * unwarped until it next sleeps, and after it unwarps (at L, or by
- * sleeping) it may not warp again for U nanoseconds (the unwarp time
- * requirement). An hrtimer enforces L to the microsecond.
+ * unwarped until it next sleeps, and after a warped stretch ends (at L, by
+ * sleeping, or by leaving its signal handler) it may not warp again for U
+ * nanoseconds (the unwarp time requirement). An hrtimer enforces L to the
+ * microsecond. A thread may instead warp only while it handles a signal
+ * (MS_FLAG_WARP_SIGNAL), the paper's SA_BVT_WARP: from the wakeup that
+ * delivers the signal until the handler returns through sigreturn.
  *
  * The scheduler virtual time SVT is the minimum A of the runnable
- * threads. A thread that wakes from a sleep has A raised to at least SVT,
- * so that sleeping earns no credit against the threads that kept running.
- * The context switch allowance C keeps a thread running until another's E
- * is lower than its own by C / weight of virtual time, which bounds the
- * switch rate between threads of equal claim; a waking thread whose E is
- * below the running thread's preempts at once. A thread that last ran on
- * another CPU pays the migration penalty M in E until it runs.
+ * entities. A thread that wakes from a voluntary sleep has A raised to at
+ * least SVT, so that waiting for an event earns no credit against the
+ * threads that kept running; one that slept involuntarily (uninterruptibly:
+ * a page fault, a lock, disk I/O) keeps its place relative to SVT. The
+ * context switch allowance C keeps a thread running until another's E is
+ * lower than its own by C / weight of virtual time, which bounds the switch
+ * rate between threads of equal claim; a waking thread whose E is below the
+ * running thread's preempts at once. A thread that last ran on another CPU
+ * pays the migration penalty M in E until it runs.
  *
- * Runnable threads, the running one included, sit in two rbtrees: by E
- * for dispatch and by A for SVT, so enqueue, dequeue and pick are
- * O(log n). Virtual times are u64 nanoseconds compared with wrap-safe
- * signed differences; nothing is ever rebased.
+ * Two levels (sections 2.5 and 6.3): threads with MS_FLAG_RESERVED, which
+ * needs CAP_SYS_NICE, form the reserved-effort level; every other thread
+ * is best effort. The best-effort level is itself one entity of the
+ * reserved-effort level, with the weight, warp, L and U of the
+ * kernel.sched_bvt_be_* sysctls, so the threads of level 0 keep their share
+ * however many best-effort threads there are. The best-effort entity warps
+ * when the thread it would run is warped: in threshold mode by its own W
+ * if that thread's W exceeds a threshold, in direct mode by that thread's
+ * W. Run time is charged to the thread and to the aggregate.
+ *
+ * Each level keeps its entities, the running one included, in two
+ * rbtrees: by E for dispatch and by A for SVT, so enqueue, dequeue and
+ * pick are O(log n). Virtual times are u64 nanoseconds compared with
+ * wrap-safe signed differences; nothing is ever rebased. On SMP each CPU
+ * has its own levels; threads are placed on the CPU with the least BVT
+ * weight, and every BVT_BALANCE_MS a CPU pushes a queued thread to one
+ * whose weight is lower by more than the thread's own, which narrows the
+ * gap; a CPU whose last BVT thread left pulls one the same way.
  *
  * Paper: K. J. Duda and D. R. Cheriton, "Borrowed-Virtual-Time (BVT)
  * scheduling: supporting latency-sensitive threads in a general-purpose
  * scheduler", SOSP 1999.
- *
- * Not yet here (see Documentation/scheduler/sched-multisched.rst): the
- * reserved-effort/best-effort levels, warping only in signal handlers,
- * and load balancing beyond placement at wakeup.
  */
 #include <linux/mmu_context.h>
+#include <linux/sched/signal.h>
 #include <linux/sysctl.h>
 
 #include "sched.h"
@@ -51,35 +69,71 @@
 /* Virtual time advances by delta * BVT_WEIGHT_UNIT / weight. */
 #define BVT_WEIGHT_UNIT		1024
 
+/* Modes of the best-effort level (kernel.sched_bvt_be_mode). */
+#define BVT_BE_THRESHOLD	0
+#define BVT_BE_DIRECT		1
+
+/* The warp timer fires at L; the rq clock may read a little short of it. */
+#define BVT_TIMER_SLACK_NS	(20 * NSEC_PER_USEC)
+
+/* How often a CPU checks whether to push, and how many threads it scans. */
+#define BVT_BALANCE_MS		20
+#define BVT_BALANCE_SCAN	32
+
 /*
  * C, the context switch allowance, and M, the migration penalty, in
- * nanoseconds of real time. Bounded to 100 ms so that a typo cannot make
- * BVT round-robin in seconds.
+ * nanoseconds of real time, bounded to 100 ms so that a typo cannot make
+ * BVT round-robin in seconds; the mcu, bounded to 10 ms as in the paper's
+ * implementation. The best-effort aggregate: weight, W, L (10 us..1 s),
+ * U, the threshold, and the mode.
  */
 static unsigned int sysctl_sched_bvt_csw_allowance = 2 * NSEC_PER_MSEC;
 static unsigned int sysctl_sched_bvt_migration_penalty = NSEC_PER_MSEC / 2;
+static unsigned int sysctl_sched_bvt_mcu;
+static unsigned int sysctl_sched_bvt_be_weight = BVT_WEIGHT_UNIT;
+static unsigned int sysctl_sched_bvt_be_warp;
+static unsigned int sysctl_sched_bvt_be_warp_limit = 10 * NSEC_PER_MSEC;
+static unsigned int sysctl_sched_bvt_be_unwarp;
+static unsigned int sysctl_sched_bvt_be_threshold;
+static unsigned int sysctl_sched_bvt_be_mode = BVT_BE_THRESHOLD;
+
 static unsigned int bvt_time_max = 100 * NSEC_PER_MSEC;
+static unsigned int bvt_mcu_max = 10 * NSEC_PER_MSEC;
+static unsigned int bvt_be_time_max = NSEC_PER_SEC;
+static unsigned int bvt_be_limit_min = MS_WARP_LIMIT_MIN;
+static unsigned int bvt_weight_max = MS_WEIGHT_MAX;
 
 #ifdef CONFIG_SYSCTL
+#define BVT_SYSCTL(name, var, min, max)				\
+	{							\
+		.procname	= name,				\
+		.data		= &(var),			\
+		.maxlen		= sizeof(unsigned int),		\
+		.mode		= 0644,				\
+		.proc_handler	= proc_douintvec_minmax,	\
+		.extra1		= (min),			\
+		.extra2		= (max),			\
+	}
+
 static struct ctl_table bvt_sysctls[] = {
-	{
-		.procname	= "sched_bvt_csw_allowance_ns",
-		.data		= &sysctl_sched_bvt_csw_allowance,
-		.maxlen		= sizeof(unsigned int),
-		.mode		= 0644,
-		.proc_handler	= proc_douintvec_minmax,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= &bvt_time_max,
-	},
-	{
-		.procname	= "sched_bvt_migration_penalty_ns",
-		.data		= &sysctl_sched_bvt_migration_penalty,
-		.maxlen		= sizeof(unsigned int),
-		.mode		= 0644,
-		.proc_handler	= proc_douintvec_minmax,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= &bvt_time_max,
-	},
+	BVT_SYSCTL("sched_bvt_csw_allowance_ns", sysctl_sched_bvt_csw_allowance,
+		   SYSCTL_ZERO, &bvt_time_max),
+	BVT_SYSCTL("sched_bvt_migration_penalty_ns",
+		   sysctl_sched_bvt_migration_penalty, SYSCTL_ZERO, &bvt_time_max),
+	BVT_SYSCTL("sched_bvt_mcu_ns", sysctl_sched_bvt_mcu,
+		   SYSCTL_ZERO, &bvt_mcu_max),
+	BVT_SYSCTL("sched_bvt_be_weight", sysctl_sched_bvt_be_weight,
+		   SYSCTL_ONE, &bvt_weight_max),
+	BVT_SYSCTL("sched_bvt_be_warp_ns", sysctl_sched_bvt_be_warp,
+		   SYSCTL_ZERO, &bvt_be_time_max),
+	BVT_SYSCTL("sched_bvt_be_warp_limit_ns", sysctl_sched_bvt_be_warp_limit,
+		   &bvt_be_limit_min, &bvt_be_time_max),
+	BVT_SYSCTL("sched_bvt_be_unwarp_ns", sysctl_sched_bvt_be_unwarp,
+		   SYSCTL_ZERO, &bvt_be_time_max),
+	BVT_SYSCTL("sched_bvt_be_threshold_ns", sysctl_sched_bvt_be_threshold,
+		   SYSCTL_ZERO, &bvt_be_time_max),
+	BVT_SYSCTL("sched_bvt_be_mode", sysctl_sched_bvt_be_mode,
+		   SYSCTL_ZERO, SYSCTL_ONE),
 };
 
 static int __init bvt_sysctl_init(void)
@@ -104,7 +158,14 @@ static inline struct sched_bvt_entity *bvt_se(struct task_struct *p)
 
 static inline struct task_struct *bvt_task_of(struct sched_bvt_entity *se)
 {
+	WARN_ON_ONCE(se->group);
 	return container_of(se, struct task_struct, ms.bvt);
+}
+
+static inline struct bvt_sched *bvt_level(struct rq *rq,
+					  struct sched_bvt_entity *se)
+{
+	return &rq->ms.bvt.level[se->level];
 }
 
 /* Wrap-safe comparison of virtual times. */
@@ -118,34 +179,61 @@ static u32 bvt_weight(struct task_struct *p)
 	return p->ms.weight ?: sched_prio_to_weight[p->static_prio - MAX_RT_PRIO];
 }
 
+static int bvt_task_level(struct task_struct *p)
+{
+	return p->ms.flags & MS_FLAG_RESERVED ? BVT_LEVEL_RE : BVT_LEVEL_BE;
+}
+
 /* Virtual time for @delta ns of real time at @weight. */
 static inline u64 bvt_vtime(u64 delta, u32 weight)
 {
 	return mul_u64_u32_div(delta, BVT_WEIGHT_UNIT, weight);
 }
 
-/*
- * bvt_may_warp - may the thread run warped at @now?
- *
- * It has a warp, has not switched it off, has not used up L since it last
- * woke, and U has passed since it last unwarped.
- */
-static bool bvt_may_warp(struct task_struct *p, u64 now)
+/* L and U of an entity: the thread's own, or the aggregate's sysctls. */
+static u64 bvt_warp_limit(struct sched_bvt_entity *se)
 {
-	struct sched_bvt_entity *se = bvt_se(p);
+	if (se->group)
+		return READ_ONCE(sysctl_sched_bvt_be_warp_limit);
+	return bvt_task_of(se)->ms.warp_limit;
+}
 
-	return p->ms.warp > 0 && !(p->ms.flags & MS_FLAG_WARP_OFF) &&
-	       !se->limit_hit && !bvt_before(now, se->unwarp_until);
+static u64 bvt_unwarp_time(struct sched_bvt_entity *se)
+{
+	if (se->group)
+		return READ_ONCE(sysctl_sched_bvt_be_unwarp);
+	return bvt_task_of(se)->ms.unwarp;
+}
+
+static void bvt_trace_warp(struct sched_bvt_entity *se, const char *why)
+{
+	trace_bvt_warp(se->group ? -1 : bvt_task_of(se)->pid, se->level,
+		       se->warped, why, se->avt, se->warp_used);
+}
+
+/*
+ * bvt_task_warp - the W a thread asks to run with now, 0 for none
+ *
+ * Its W, unless warping is switched off, or it warps only in signal
+ * handlers and is neither in one nor woken to run one.
+ */
+static s64 bvt_task_warp(struct task_struct *p)
+{
+	if (p->ms.warp <= 0 || (p->ms.flags & MS_FLAG_WARP_OFF))
+		return 0;
+	if ((p->ms.flags & MS_FLAG_WARP_SIGNAL) && !bvt_se(p)->sig_depth &&
+	    !task_sigpending(p))
+		return 0;
+	return p->ms.warp;
 }
 
 /* E = A - (warped ? W : 0) + (migrated ? M : 0) */
-static u64 bvt_evt(struct task_struct *p)
+static u64 bvt_evt(struct sched_bvt_entity *se)
 {
-	struct sched_bvt_entity *se = bvt_se(p);
 	u64 evt = se->avt;
 
 	if (se->warped)
-		evt -= p->ms.warp;
+		evt -= se->warp;
 	if (se->migrated)
 		evt += bvt_vtime(READ_ONCE(sysctl_sched_bvt_migration_penalty),
 				 se->weight);
@@ -164,126 +252,269 @@ static inline bool bvt_avt_less(struct rb_node *a, const struct rb_node *b)
 			  rb_entry(b, struct sched_bvt_entity, avt_node)->avt);
 }
 
-static void __bvt_insert(struct bvt_rq *bvt_rq, struct task_struct *p)
+static void __bvt_insert(struct bvt_sched *bs, struct sched_bvt_entity *se)
 {
-	struct sched_bvt_entity *se = bvt_se(p);
-
-	se->evt = bvt_evt(p);
-	rb_add_cached(&se->evt_node, &bvt_rq->evt_tree, bvt_evt_less);
-	rb_add_cached(&se->avt_node, &bvt_rq->avt_tree, bvt_avt_less);
+	se->evt = bvt_evt(se);
+	rb_add_cached(&se->evt_node, &bs->evt_tree, bvt_evt_less);
+	rb_add_cached(&se->avt_node, &bs->avt_tree, bvt_avt_less);
 }
 
-static void __bvt_erase(struct bvt_rq *bvt_rq, struct task_struct *p)
+static void __bvt_erase(struct bvt_sched *bs, struct sched_bvt_entity *se)
 {
-	struct sched_bvt_entity *se = bvt_se(p);
-
-	rb_erase_cached(&se->evt_node, &bvt_rq->evt_tree);
-	rb_erase_cached(&se->avt_node, &bvt_rq->avt_tree);
+	rb_erase_cached(&se->evt_node, &bs->evt_tree);
+	rb_erase_cached(&se->avt_node, &bs->avt_tree);
 }
 
-/* Re-key a queued thread after its A or warp state changed. */
-static void bvt_requeue(struct bvt_rq *bvt_rq, struct task_struct *p)
+/* Re-key a queued entity after its A or warp state changed. */
+static void bvt_requeue(struct bvt_sched *bs, struct sched_bvt_entity *se)
 {
-	if (!bvt_se(p)->on_rq)
+	if (!se->on_rq)
 		return;
-	__bvt_erase(bvt_rq, p);
-	__bvt_insert(bvt_rq, p);
+	__bvt_erase(bs, se);
+	__bvt_insert(bs, se);
 }
 
-static struct task_struct *bvt_first(struct bvt_rq *bvt_rq)
+static struct sched_bvt_entity *bvt_first(struct bvt_sched *bs)
 {
-	struct rb_node *n = rb_first_cached(&bvt_rq->evt_tree);
+	struct rb_node *n = rb_first_cached(&bs->evt_tree);
 
-	return n ? bvt_task_of(rb_entry(n, struct sched_bvt_entity, evt_node)) : NULL;
+	return n ? rb_entry(n, struct sched_bvt_entity, evt_node) : NULL;
 }
 
 /*
- * SVT, the minimum A of the runnable threads. It only moves forward, so
- * that a thread waking on an empty runqueue is not sent back in time.
+ * SVT, the minimum A of a level's runnable entities. It only moves
+ * forward, so that a thread waking on an empty level is not sent back.
  */
-static void bvt_update_svt(struct bvt_rq *bvt_rq)
+static void bvt_update_svt(struct bvt_sched *bs)
 {
-	struct rb_node *n = rb_first_cached(&bvt_rq->avt_tree);
+	struct rb_node *n = rb_first_cached(&bs->avt_tree);
 	u64 min_avt;
 
 	if (!n)
 		return;
 	min_avt = rb_entry(n, struct sched_bvt_entity, avt_node)->avt;
-	if (bvt_before(bvt_rq->svt, min_avt))
-		WRITE_ONCE(bvt_rq->svt, min_avt);
+	if (bvt_before(bs->svt, min_avt))
+		WRITE_ONCE(bs->svt, min_avt);
 }
 
-/* Start warping if L and U now allow it; end warping when they do not. */
-static bool bvt_update_warp(struct rq *rq, struct task_struct *p)
+/* A warped stretch ends: U counts from @now. */
+static void bvt_unwarp(struct rq *rq, struct sched_bvt_entity *se,
+		       const char *why)
 {
-	struct sched_bvt_entity *se = bvt_se(p);
-	bool warp = bvt_may_warp(p, rq_clock(rq));
-
-	if (warp == se->warped)
-		return false;
-	se->warped = warp;
-	trace_bvt_warp(p, warp, warp ? "allowed" : "limits");
-	return true;
-}
-
-static void bvt_arm_warp_timer(struct rq *rq, struct task_struct *p)
-{
-	struct sched_bvt_entity *se = bvt_se(p);
-	u64 left;
-
-	if (!se->warped || !p->ms.warp_limit)
-		return;
-	left = p->ms.warp_limit > se->warp_used ?
-	       p->ms.warp_limit - se->warp_used : 0;
-	rq->ms.bvt.warp_task = p;
-	hrtimer_start(&rq->ms.bvt.warp_timer, ns_to_ktime(left),
-		      HRTIMER_MODE_REL_PINNED_HARD);
-}
-
-/* The running thread has run L warped: unwarp it until it sleeps. */
-static void bvt_warp_limit(struct rq *rq, struct task_struct *p)
-{
-	struct sched_bvt_entity *se = bvt_se(p);
-
-	se->limit_hit = 1;
-	se->warped = 0;
-	se->nr_limit_hits++;
-	se->unwarp_until = rq_clock(rq) + p->ms.unwarp;
-	trace_bvt_warp(p, false, "L");
+	se->unwarp_until = rq_clock(rq) + bvt_unwarp_time(se);
+	se->warp_used = 0;
+	if (se->warped) {
+		se->warped = 0;
+		bvt_trace_warp(se, why);
+	}
 }
 
 /*
- * Charge the running thread: A advances by its run time scaled by weight,
- * and warped run time counts against L.
+ * bvt_set_warp - update what @se asks to warp by, and whether it may
+ * @warp:	the W it asks for, 0 for none
+ * @woke:	it is waking up, so a refusal by U counts as a U hit
+ *
+ * It warps when it asks to, has not used up L since it last slept, and U
+ * has passed since its last warped stretch ended. The caller re-keys it.
  */
-static void update_curr_bvt(struct rq *rq)
+static void bvt_set_warp(struct rq *rq, struct sched_bvt_entity *se,
+			 s64 warp, bool woke)
+{
+	bool asks = warp > 0, asked = se->warp > 0, warped;
+
+	if (!asks && se->warped)
+		bvt_unwarp(rq, se, "off");
+	se->warp = warp;
+	if (!asks || se->limit_hit)
+		return;
+
+	warped = !bvt_before(rq_clock(rq), se->unwarp_until);
+	if (!warped && (woke || !asked)) {
+		se->nr_unwarp_hits++;
+		bvt_trace_warp(se, "U");
+	}
+	if (warped != se->warped) {
+		se->warped = warped;
+		bvt_trace_warp(se, "allowed");
+	}
+}
+
+/* The entity ran L warped: unwarp it until it sleeps. */
+static void bvt_limit_hit(struct rq *rq, struct sched_bvt_entity *se)
+{
+	se->limit_hit = 1;
+	se->nr_limit_hits++;
+	bvt_unwarp(rq, se, "L");
+}
+
+/*
+ * The W the best-effort aggregate asks for: that of the thread it would
+ * run, if it is warped, directly or (threshold mode) as the aggregate's
+ * own W when the thread's exceeds the threshold.
+ */
+static s64 bvt_be_warp(struct bvt_rq *bvt_rq)
+{
+	struct sched_bvt_entity *first = bvt_first(&bvt_rq->level[BVT_LEVEL_BE]);
+
+	if (!first || !first->warped)
+		return 0;
+	if (READ_ONCE(sysctl_sched_bvt_be_mode) == BVT_BE_DIRECT)
+		return first->warp;
+	if (first->warp > READ_ONCE(sysctl_sched_bvt_be_threshold))
+		return READ_ONCE(sysctl_sched_bvt_be_warp);
+	return 0;
+}
+
+/* The best-effort level changed: re-key its aggregate in level 0. */
+static void bvt_update_be(struct rq *rq)
+{
+	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct sched_bvt_entity *be = &bvt_rq->be;
+
+	if (!be->on_rq)
+		return;
+	bvt_set_warp(rq, be, bvt_be_warp(bvt_rq), false);
+	bvt_requeue(&bvt_rq->level[BVT_LEVEL_RE], be);
+}
+
+/* Charge @delta ns of run time to one entity, the thread or the aggregate. */
+static void bvt_account(struct rq *rq, struct sched_bvt_entity *se,
+			u64 delta, bool stop)
+{
+	u64 limit = bvt_warp_limit(se);
+
+	se->uncharged += delta;
+	se->avt += bvt_vtime(bvt_mcu_round(&se->uncharged,
+					   READ_ONCE(sysctl_sched_bvt_mcu), stop),
+			     se->weight);
+	if (!se->warped)
+		return;
+	se->warp_used += delta;
+	if (limit && se->warp_used + BVT_TIMER_SLACK_NS >= limit)
+		bvt_limit_hit(rq, se);
+}
+
+/*
+ * Charge the running thread, and the best-effort aggregate if it belongs
+ * to it: A advances by the run time scaled by weight, and warped run time
+ * counts against L. @stop: it is leaving the CPU, so round up to an mcu.
+ */
+static void __update_curr_bvt(struct rq *rq, bool stop)
 {
 	struct task_struct *curr = bvt_rq_curr(rq);
-	struct sched_bvt_entity *se = bvt_se(curr);
+	struct sched_bvt_entity *se = bvt_se(curr), *be = &rq->ms.bvt.be;
 	s64 delta;
 
 	if (curr->sched_class != &bvt_sched_class)
 		return;
 
 	delta = update_curr_common(rq);
-	if (delta <= 0)
+	if (delta < 0 || (!delta && !stop))
 		return;
 
-	se->avt += bvt_vtime(delta, se->weight);
-	if (se->warped) {
-		se->warp_used += delta;
-		if (curr->ms.warp_limit && se->warp_used >= curr->ms.warp_limit)
-			bvt_warp_limit(rq, curr);
+	bvt_account(rq, se, delta, stop);
+	bvt_requeue(bvt_level(rq, se), se);
+	bvt_update_svt(bvt_level(rq, se));
+	if (se->level == BVT_LEVEL_BE) {
+		be->weight = READ_ONCE(sysctl_sched_bvt_be_weight);
+		bvt_account(rq, be, delta, stop);
+		bvt_update_be(rq);
+		bvt_update_svt(&rq->ms.bvt.level[BVT_LEVEL_RE]);
 	}
-	bvt_requeue(&rq->ms.bvt, curr);
-	bvt_update_svt(&rq->ms.bvt);
+}
+
+static void update_curr_bvt(struct rq *rq)
+{
+	__update_curr_bvt(rq, false);
+}
+
+/* Warped run time left before @se hits L, or U64_MAX. */
+static u64 bvt_warp_left(struct sched_bvt_entity *se)
+{
+	u64 limit = bvt_warp_limit(se);
+
+	if (!se->warped || !limit)
+		return U64_MAX;
+	return limit > se->warp_used ? limit - se->warp_used : 0;
+}
+
+/* Arm the L timer for the running thread, or for its aggregate. */
+static void bvt_arm_warp_timer(struct rq *rq, struct task_struct *p)
+{
+	struct sched_bvt_entity *se = bvt_se(p);
+	u64 left = bvt_warp_left(se);
+
+	if (se->level == BVT_LEVEL_BE)
+		left = min(left, bvt_warp_left(&rq->ms.bvt.be));
+	if (left == U64_MAX)
+		return;
+	rq->ms.bvt.warp_task = p;
+	hrtimer_start(&rq->ms.bvt.warp_timer, ns_to_ktime(left),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* The running entity of @level: the thread, the aggregate, or NULL. */
+static struct sched_bvt_entity *bvt_curr_at(struct rq *rq, int level)
+{
+	struct task_struct *curr = bvt_rq_curr(rq);
+	struct sched_bvt_entity *se = bvt_se(curr);
+
+	if (curr->sched_class != &bvt_sched_class || !se->on_rq)
+		return NULL;
+	if (se->level == level)
+		return se;
+	return level == BVT_LEVEL_RE ? &rq->ms.bvt.be : NULL;
 }
 
 /*
- * The running thread has run warped for L. The timer was armed for it in
- * set_next_task_bvt() (or when it started warping) and cancelled when it
- * stopped running; if it fires for another thread, the cancel raced with
- * the expiry and there is nothing to do.
+ * bvt_c_vtime - the allowance C in the running entity's virtual time
+ *
+ * Another entity displaces @curr once its E is lower by more than this.
+ */
+static u64 bvt_c_vtime(struct sched_bvt_entity *curr)
+{
+	return bvt_vtime(READ_ONCE(sysctl_sched_bvt_csw_allowance),
+			 curr->weight);
+}
+
+static bool bvt_should_switch(struct sched_bvt_entity *curr,
+			      struct sched_bvt_entity *first)
+{
+	return first != curr &&
+	       bvt_before(first->evt + bvt_c_vtime(curr), curr->evt);
+}
+
+/* Lowest E of a level, unless the running entity is still within C. */
+static struct sched_bvt_entity *bvt_choose(struct bvt_sched *bs,
+					   struct sched_bvt_entity *curr,
+					   bool honour_c)
+{
+	struct sched_bvt_entity *first = bvt_first(bs);
+
+	if (curr && honour_c && first && !bvt_should_switch(curr, first))
+		return curr;
+	return first;
+}
+
+/* The thread BVT runs next: choose in level 0, then in level 1. */
+static struct task_struct *bvt_pick(struct rq *rq, bool honour_c)
+{
+	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct sched_bvt_entity *se;
+
+	se = bvt_choose(&bvt_rq->level[BVT_LEVEL_RE],
+			bvt_curr_at(rq, BVT_LEVEL_RE), honour_c);
+	if (se && se->group)
+		se = bvt_choose(&bvt_rq->level[BVT_LEVEL_BE],
+				bvt_curr_at(rq, BVT_LEVEL_BE), honour_c);
+	return se ? bvt_task_of(se) : NULL;
+}
+
+/*
+ * The running thread, or its aggregate, has run warped for L. The timer
+ * was armed for it when it started running or warping, and cancelled
+ * when it stopped running; if it fires for another thread, the cancel
+ * raced with the expiry and there is nothing to do.
  */
 static enum hrtimer_restart bvt_warp_timer(struct hrtimer *timer)
 {
@@ -296,105 +527,142 @@ static enum hrtimer_restart bvt_warp_timer(struct hrtimer *timer)
 	curr = bvt_rq_curr(rq);
 	if (curr == rq->ms.bvt.warp_task &&
 	    curr->sched_class == &bvt_sched_class) {
+		rq->ms.bvt.warp_task = NULL;
 		update_curr_bvt(rq);
-		if (bvt_se(curr)->warped) {
-			bvt_warp_limit(rq, curr);
-			bvt_requeue(&rq->ms.bvt, curr);
-		}
+		bvt_arm_warp_timer(rq, curr);
 		resched_curr(rq);
 	}
-	rq->ms.bvt.warp_task = NULL;
 	rq_unlock(rq, &rf);
 
 	return HRTIMER_NORESTART;
+}
+
+/* The first best-effort thread arrived: the aggregate wakes in level 0. */
+static void bvt_enqueue_be(struct rq *rq)
+{
+	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_sched *bs = &bvt_rq->level[BVT_LEVEL_RE];
+	struct sched_bvt_entity *be = &bvt_rq->be;
+
+	be->weight = READ_ONCE(sysctl_sched_bvt_be_weight);
+	be->avt = bvt_wakeup_avt(be->avt, bs->svt, 0, false);
+	__bvt_insert(bs, be);
+	be->on_rq = 1;
+	bs->nr_running++;
+}
+
+/* The last best-effort thread left: the aggregate sleeps. */
+static void bvt_dequeue_be(struct rq *rq)
+{
+	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct sched_bvt_entity *be = &bvt_rq->be;
+
+	__bvt_erase(&bvt_rq->level[BVT_LEVEL_RE], be);
+	be->on_rq = 0;
+	bvt_rq->level[BVT_LEVEL_RE].nr_running--;
+	if (be->warp_used || be->limit_hit || be->warped)
+		bvt_unwarp(rq, be, "sleep");
+	be->limit_hit = 0;
+	be->warp = 0;
 }
 
 static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
 	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_sched *bs;
 
 	se->weight = bvt_weight(p);
-	if (flags & ENQUEUE_WAKEUP) {
-		/* Sleeping earns no credit: A = max(A, SVT). */
-		if (bvt_before(se->avt, bvt_rq->svt))
-			se->avt = bvt_rq->svt;
-		if (p->ms.warp > 0 && !se->limit_hit &&
-		    bvt_before(rq_clock(rq), se->unwarp_until))
-			se->nr_unwarp_hits++;
-	}
-	bvt_update_warp(rq, p);
+	se->level = bvt_task_level(p);
+	bs = bvt_level(rq, se);
+	if (se->level == BVT_LEVEL_BE && !bvt_rq->be.on_rq)
+		bvt_enqueue_be(rq);
 
-	__bvt_insert(bvt_rq, p);
+	if (flags & ENQUEUE_WAKEUP) {
+		se->avt = bvt_wakeup_avt(se->avt, bs->svt, se->lag, se->keep_lag);
+		se->keep_lag = 0;
+	}
+	bvt_set_warp(rq, se, bvt_task_warp(p), flags & ENQUEUE_WAKEUP);
+
+	__bvt_insert(bs, se);
 	se->on_rq = 1;
+	bs->nr_running++;
 	bvt_rq->nr_running++;
+	WRITE_ONCE(bvt_rq->load, bvt_rq->load + se->weight);
 	add_nr_running(rq, 1);
-	bvt_update_svt(bvt_rq);
+	bvt_update_svt(bs);
+	if (se->level == BVT_LEVEL_BE)
+		bvt_update_be(rq);
+}
+
+/*
+ * A thread blocks: its warped stretch ends, and U counts from here. A
+ * voluntary sleep gives up its place; an involuntary one keeps it.
+ */
+static void bvt_sleep(struct rq *rq, struct task_struct *p)
+{
+	struct sched_bvt_entity *se = bvt_se(p);
+	unsigned int state = READ_ONCE(p->__state);
+
+	if (se->warp_used || se->limit_hit || se->warped)
+		bvt_unwarp(rq, se, "sleep");
+	se->limit_hit = 0;
+	se->keep_lag = (state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD);
+	se->lag = se->avt - bvt_level(rq, se)->svt;
 }
 
 static bool dequeue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
 	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_sched *bs = bvt_level(rq, se);
 
 	update_curr_bvt(rq);
-	__bvt_erase(bvt_rq, p);
+	__bvt_erase(bs, se);
 	se->on_rq = 0;
+	bs->nr_running--;
 	bvt_rq->nr_running--;
+	WRITE_ONCE(bvt_rq->load, bvt_rq->load - se->weight);
 	sub_nr_running(rq, 1);
 
-	/* Sleeping ends a warped stretch: U counts from here. */
-	if (flags & DEQUEUE_SLEEP) {
-		if (se->warp_used || se->limit_hit)
-			se->unwarp_until = rq_clock(rq) + p->ms.unwarp;
-		se->warp_used = 0;
-		se->limit_hit = 0;
-		if (se->warped)
-			trace_bvt_warp(p, false, "sleep");
-		se->warped = 0;
+	if (flags & DEQUEUE_SLEEP)
+		bvt_sleep(rq, p);
+	bvt_update_svt(bs);
+	if (se->level == BVT_LEVEL_BE) {
+		if (!bs->nr_running)
+			bvt_dequeue_be(rq);
+		else
+			bvt_update_be(rq);
 	}
 	return true;
 }
 
-/*
- * bvt_c_vtime - the allowance C in the running thread's virtual time
- *
- * Another thread displaces @curr once its E is lower by more than this.
- */
-static u64 bvt_c_vtime(struct task_struct *curr)
-{
-	return bvt_vtime(READ_ONCE(sysctl_sched_bvt_csw_allowance),
-			 bvt_se(curr)->weight);
-}
-
-static bool bvt_should_switch(struct task_struct *curr, struct task_struct *first)
-{
-	return first != curr &&
-	       bvt_before(bvt_se(first)->evt + bvt_c_vtime(curr), bvt_se(curr)->evt);
-}
+#ifdef CONFIG_SMP
+static void bvt_trigger_push(struct rq *rq);
+static void bvt_queue_push(struct rq *rq);
+#else
+static inline void bvt_trigger_push(struct rq *rq) { }
+static inline void bvt_queue_push(struct rq *rq) { }
+#endif
 
 static struct task_struct *pick_task_bvt(struct rq *rq)
 {
 	struct bvt_rq *bvt_rq = &rq->ms.bvt;
-	struct task_struct *first, *curr = bvt_rq_curr(rq);
+	struct task_struct *p;
 
-	first = bvt_first(bvt_rq);
-	if (!first)
-		return NULL;
-
-	/* The running thread keeps the CPU until it is C behind. */
-	if (curr->sched_class == &bvt_sched_class && bvt_se(curr)->on_rq &&
-	    !bvt_rq->skip_c && !bvt_should_switch(curr, first))
-		first = curr;
+	p = bvt_pick(rq, !bvt_rq->skip_c);
 	bvt_rq->skip_c = false;
-	trace_bvt_pick(first, bvt_se(first)->evt, bvt_rq->svt);
-	return first;
+	bvt_queue_push(rq);
+	if (p)
+		trace_bvt_pick(p, bvt_se(p)->evt, bvt_level(rq, bvt_se(p))->svt,
+			       p == bvt_rq_curr(rq) ? "stay" : "E");
+	return p;
 }
 
 static void put_prev_task_bvt(struct rq *rq, struct task_struct *p,
 			      struct task_struct *next)
 {
-	update_curr_bvt(rq);
+	__update_curr_bvt(rq, true);
 	rq->ms.bvt.warp_task = NULL;
 	hrtimer_try_to_cancel(&rq->ms.bvt.warp_timer);
 }
@@ -406,36 +674,57 @@ static void set_next_task_bvt(struct rq *rq, struct task_struct *p, bool first)
 	p->se.exec_start = rq_clock_task(rq);
 	if (se->migrated) {
 		se->migrated = 0;
-		bvt_requeue(&rq->ms.bvt, p);
+		bvt_requeue(bvt_level(rq, se), se);
 	}
 	bvt_arm_warp_timer(rq, p);
 }
 
+/*
+ * Re-evaluate the running thread's warp (U may have passed, its handler
+ * may have returned) and preempt it if another entity is now ahead by C.
+ */
+static void bvt_rewarp_curr(struct rq *rq, struct task_struct *p)
+{
+	struct sched_bvt_entity *se = bvt_se(p);
+
+	bvt_set_warp(rq, se, bvt_task_warp(p), false);
+	bvt_requeue(bvt_level(rq, se), se);
+	if (se->level == BVT_LEVEL_BE)
+		bvt_update_be(rq);
+	bvt_arm_warp_timer(rq, p);
+	if (bvt_pick(rq, true) != p)
+		resched_curr(rq);
+}
+
 static void task_tick_bvt(struct rq *rq, struct task_struct *p, int queued)
 {
-	struct bvt_rq *bvt_rq = &rq->ms.bvt;
-	struct task_struct *first;
-
 	update_curr_bvt(rq);
+	bvt_rewarp_curr(rq, p);
+	bvt_trigger_push(rq);
+}
 
-	/* U may have passed while it ran unwarped: warp from now on. */
-	if (bvt_update_warp(rq, p)) {
-		bvt_requeue(bvt_rq, p);
-		bvt_arm_warp_timer(rq, p);
-	}
-
-	first = bvt_first(bvt_rq);
-	if (first && bvt_should_switch(p, first))
-		resched_curr(rq);
+/* The level at which @a and @b compete: themselves, or their aggregate. */
+static void bvt_common_level(struct rq *rq, struct sched_bvt_entity **a,
+			     struct sched_bvt_entity **b)
+{
+	if ((*a)->level == BVT_LEVEL_BE && (*b)->level == BVT_LEVEL_BE)
+		return;
+	if ((*a)->level == BVT_LEVEL_BE)
+		*a = &rq->ms.bvt.be;
+	if ((*b)->level == BVT_LEVEL_BE)
+		*b = &rq->ms.bvt.be;
 }
 
 static void wakeup_preempt_bvt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct task_struct *curr = bvt_rq_curr(rq);
+	struct sched_bvt_entity *a = bvt_se(p), *b = bvt_se(curr);
 
 	update_curr_bvt(rq);
+	bvt_arm_warp_timer(rq, curr);
 	/* A woken thread with a lower E than the running one runs at once. */
-	if (bvt_before(bvt_se(p)->evt, bvt_se(curr)->evt)) {
+	bvt_common_level(rq, &a, &b);
+	if (a != b && bvt_before(a->evt, b->evt)) {
 		rq->ms.bvt.skip_c = true;
 		resched_curr(rq);
 	}
@@ -449,23 +738,37 @@ static void yield_task_bvt(struct rq *rq)
 static void task_fork_bvt(struct task_struct *p)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
+	u64 svt = READ_ONCE(task_rq(p)->ms.bvt.level[bvt_task_level(p)].svt);
 
 	/* A child starts level with its parent, and no earlier than SVT. */
-	se->avt = bvt_se(current)->avt;
-	if (bvt_before(se->avt, READ_ONCE(task_rq(p)->ms.bvt.svt)))
-		se->avt = READ_ONCE(task_rq(p)->ms.bvt.svt);
+	se->avt = bvt_wakeup_avt(bvt_se(current)->avt, svt, 0, false);
 }
 
+/*
+ * A thread that joins BVT, or comes back to it (after a priority-
+ * inheritance boost, say), starts at SVT plus any lead it had when it
+ * left: it brings no credit, and a boost does not wipe what it owes.
+ */
 static void switching_to_bvt(struct rq *rq, struct task_struct *p)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
+	u64 svt = rq->ms.bvt.level[bvt_task_level(p)].svt;
 
-	/* A newcomer starts at SVT: it brings no credit and owes none. */
-	se->avt = rq->ms.bvt.svt;
+	se->avt = svt + max_t(s64, se->lag, 0);
+	se->lag = 0;
+	se->keep_lag = 0;
 	se->warp_used = 0;
 	se->limit_hit = 0;
 	se->warped = 0;
 	se->migrated = 0;
+}
+
+static void switched_from_bvt(struct rq *rq, struct task_struct *p)
+{
+	struct sched_bvt_entity *se = bvt_se(p);
+
+	se->lag = se->avt - rq->ms.bvt.level[se->level].svt;
+	se->sig_depth = 0;
 }
 
 static void switched_to_bvt(struct rq *rq, struct task_struct *p)
@@ -484,25 +787,58 @@ static unsigned int get_rr_interval_bvt(struct rq *rq, struct task_struct *p)
 	return nsecs_to_jiffies(READ_ONCE(sysctl_sched_bvt_csw_allowance));
 }
 
+static void bvt_signal_handler(struct task_struct *p, bool enter)
+{
+	struct sched_bvt_entity *se = bvt_se(p);
+	struct rq_flags rf;
+	struct rq *rq;
+
+	rq = task_rq_lock(p, &rf);
+	if (enter && se->sig_depth < U8_MAX)
+		se->sig_depth++;
+	else if (!enter && se->sig_depth)
+		se->sig_depth--;
+	if (p->sched_class == &bvt_sched_class && se->on_rq) {
+		update_rq_clock(rq);
+		update_curr_bvt(rq);
+		bvt_rewarp_curr(rq, p);
+	}
+	task_rq_unlock(rq, p, &rf);
+}
+
+/**
+ * ms_signal_handler - the current thread enters or leaves a signal handler
+ * @enter:	true once its frame is set up, false at sigreturn
+ *
+ * Called from signal delivery and sigreturn for every thread; threads
+ * with MS_FLAG_WARP_SIGNAL run warped from the wakeup that delivers a
+ * signal until their handler returns.
+ */
+void ms_signal_handler(bool enter)
+{
+	if (READ_ONCE(current->ms.flags) & MS_FLAG_WARP_SIGNAL)
+		bvt_signal_handler(current, enter);
+}
+
 #ifdef CONFIG_SMP
 /*
- * Place a waking or new thread on the allowed CPU with the fewest BVT
- * threads, staying where it is on a tie. The per-CPU counts are read
- * without their locks: placement is a hint, fairness is per CPU.
+ * Place a waking or new thread on the allowed CPU with the least BVT
+ * weight, staying where it is on a tie. The per-CPU loads are read
+ * without their locks: placement is a hint, and balancing corrects it.
  */
 static int select_task_rq_bvt(struct task_struct *p, int cpu, int flags)
 {
-	unsigned int best_nr, nr;
+	unsigned long best_load, load;
 	int i, best = cpu;
 
 	if (p->nr_cpus_allowed == 1 || !(flags & (WF_TTWU | WF_FORK)))
 		return cpu;
 
-	best_nr = READ_ONCE(cpu_rq(cpu)->ms.bvt.nr_running);
+	best_load = READ_ONCE(cpu_rq(cpu)->ms.bvt.load);
 	for_each_cpu_and(i, p->cpus_ptr, cpu_active_mask) {
-		nr = READ_ONCE(cpu_rq(i)->ms.bvt.nr_running);
-		if (nr < best_nr) {
-			best_nr = nr;
+		load = READ_ONCE(cpu_rq(i)->ms.bvt.load);
+		if (load < best_load) {
+			best_load = load;
 			best = i;
 		}
 	}
@@ -516,16 +852,177 @@ static int select_task_rq_bvt(struct task_struct *p, int cpu, int flags)
 static void migrate_task_rq_bvt(struct task_struct *p, int new_cpu)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
-	u64 old_svt = READ_ONCE(task_rq(p)->ms.bvt.svt);
-	u64 new_svt = READ_ONCE(cpu_rq(new_cpu)->ms.bvt.svt);
+	int level = bvt_task_level(p);
+	u64 old_svt = READ_ONCE(task_rq(p)->ms.bvt.level[level].svt);
+	u64 new_svt = READ_ONCE(cpu_rq(new_cpu)->ms.bvt.level[level].svt);
 
 	se->avt = se->avt - old_svt + new_svt;
 	se->migrated = 1;
 }
 
+/*
+ * bvt_movable - the thread to move from @src to @dst
+ * @gap:	@src's BVT weight minus @dst's
+ *
+ * The heaviest queued, not running, thread that may run on @dst and
+ * weighs less than @gap, so that moving it narrows the gap; scans at most
+ * BVT_BALANCE_SCAN threads of each level, least urgent first.
+ */
+static struct task_struct *bvt_movable(struct rq *src, struct rq *dst,
+				       unsigned long gap)
+{
+	struct task_struct *best = NULL, *p;
+	struct sched_bvt_entity *se;
+	struct rb_node *n;
+	int level, scan;
+
+	for (level = BVT_LEVEL_RE; level <= BVT_LEVEL_BE; level++) {
+		n = rb_last(&src->ms.bvt.level[level].evt_tree.rb_root);
+		for (scan = 0; n && scan < BVT_BALANCE_SCAN;
+		     n = rb_prev(n), scan++) {
+			se = rb_entry(n, struct sched_bvt_entity, evt_node);
+			if (se->group)
+				continue;
+			p = bvt_task_of(se);
+			if (task_on_cpu(src, p) || is_migration_disabled(p) ||
+			    !cpumask_test_cpu(cpu_of(dst), p->cpus_ptr))
+				continue;
+			if (se->weight < gap &&
+			    (!best || se->weight > bvt_se(best)->weight))
+				best = p;
+		}
+	}
+	return best;
+}
+
+/* Both runqueues are locked. */
+static bool bvt_move_one(struct rq *src, struct rq *dst)
+{
+	struct task_struct *p;
+
+	if (src->ms.bvt.nr_running < 2 || src->ms.bvt.load <= dst->ms.bvt.load)
+		return false;
+	p = bvt_movable(src, dst, src->ms.bvt.load - dst->ms.bvt.load);
+	if (!p)
+		return false;
+	deactivate_task(src, p, 0);
+	set_task_cpu(p, cpu_of(dst));
+	activate_task(dst, p, 0);
+	wakeup_preempt(dst, p, 0);
+	return true;
+}
+
+/* The other active CPU with the least BVT weight. */
+static struct rq *bvt_lightest(struct rq *rq)
+{
+	unsigned long best_load = ULONG_MAX, load;
+	struct rq *best = NULL;
+	int cpu;
+
+	for_each_cpu(cpu, cpu_active_mask) {
+		if (cpu == cpu_of(rq))
+			continue;
+		load = READ_ONCE(cpu_rq(cpu)->ms.bvt.load);
+		if (load < best_load) {
+			best_load = load;
+			best = cpu_rq(cpu);
+		}
+	}
+	return best;
+}
+
+/* The other active CPU with two or more BVT threads and the most weight. */
+static struct rq *bvt_heaviest(struct rq *rq)
+{
+	unsigned long best_load = 0, load;
+	struct rq *best = NULL;
+	int cpu;
+
+	for_each_cpu(cpu, cpu_active_mask) {
+		if (cpu == cpu_of(rq) ||
+		    READ_ONCE(cpu_rq(cpu)->ms.bvt.nr_running) < 2)
+			continue;
+		load = READ_ONCE(cpu_rq(cpu)->ms.bvt.load);
+		if (load > best_load) {
+			best_load = load;
+			best = cpu_rq(cpu);
+		}
+	}
+	return best;
+}
+
+static DEFINE_PER_CPU(struct balance_callback, bvt_push_head);
+
+/* Balance callback: push to the lightest CPU while that narrows the gap. */
+static void bvt_push(struct rq *rq)
+{
+	struct rq *dst = bvt_lightest(rq);
+	int moved = 0;
+
+	if (!dst)
+		return;
+	double_lock_balance(rq, dst);
+	if (cpu_active(cpu_of(dst)))
+		while (moved < 4 && bvt_move_one(rq, dst))
+			moved++;
+	double_unlock_balance(rq, dst);
+}
+
+/*
+ * From the tick: if a thread here could narrow a gap, have the next pick
+ * queue the push; balance callbacks run before __schedule() drops the rq
+ * lock, so the tick cannot queue one itself.
+ */
+static void bvt_trigger_push(struct rq *rq)
+{
+	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct rq *dst;
+	unsigned long dst_load;
+
+	if (bvt_rq->nr_running < 2 || time_before(jiffies, bvt_rq->next_balance))
+		return;
+	bvt_rq->next_balance = jiffies + msecs_to_jiffies(BVT_BALANCE_MS);
+
+	dst = bvt_lightest(rq);
+	if (!dst)
+		return;
+	dst_load = READ_ONCE(dst->ms.bvt.load);
+	if (dst_load >= bvt_rq->load ||
+	    !bvt_movable(rq, dst, bvt_rq->load - dst_load))
+		return;
+	bvt_rq->push = true;
+	resched_curr(rq);
+}
+
+static void bvt_queue_push(struct rq *rq)
+{
+	if (!rq->ms.bvt.push)
+		return;
+	rq->ms.bvt.push = false;
+	queue_balance_callback(rq, &per_cpu(bvt_push_head, cpu_of(rq)), bvt_push);
+}
+
+/* This CPU's last BVT thread left: pull one from the heaviest CPU. */
+static void bvt_pull(struct rq *rq)
+{
+	struct rq *src = bvt_heaviest(rq);
+
+	if (!src)
+		return;
+	double_lock_balance(rq, src);
+	bvt_move_one(src, rq);
+	double_unlock_balance(rq, src);
+}
+
 static int balance_bvt(struct rq *rq, struct task_struct *prev,
 		       struct rq_flags *rf)
 {
+	if (!rq->ms.bvt.nr_running && cpu_active(cpu_of(rq)) &&
+	    prev->sched_class == &bvt_sched_class) {
+		rq_unpin_lock(rq, rf);
+		bvt_pull(rq);
+		rq_repin_lock(rq, rf);
+	}
 	return rq->ms.bvt.nr_running > 0;
 }
 #endif /* CONFIG_SMP */
@@ -533,9 +1030,15 @@ static int balance_bvt(struct rq *rq, struct task_struct *prev,
 void init_bvt_rq(struct rq *rq)
 {
 	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	int level;
 
-	bvt_rq->evt_tree = RB_ROOT_CACHED;
-	bvt_rq->avt_tree = RB_ROOT_CACHED;
+	for (level = BVT_LEVEL_RE; level <= BVT_LEVEL_BE; level++) {
+		bvt_rq->level[level].evt_tree = RB_ROOT_CACHED;
+		bvt_rq->level[level].avt_tree = RB_ROOT_CACHED;
+	}
+	bvt_rq->be.group = 1;
+	bvt_rq->be.level = BVT_LEVEL_RE;
+	bvt_rq->be.weight = BVT_WEIGHT_UNIT;
 	hrtimer_init(&bvt_rq->warp_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	bvt_rq->warp_timer.function = bvt_warp_timer;
 }
@@ -557,6 +1060,7 @@ DEFINE_SCHED_CLASS(bvt) = {
 	.task_tick		= task_tick_bvt,
 	.task_fork		= task_fork_bvt,
 	.switching_to		= switching_to_bvt,
+	.switched_from		= switched_from_bvt,
 	.switched_to		= switched_to_bvt,
 	.prio_changed		= prio_changed_bvt,
 	.get_rr_interval	= get_rr_interval_bvt,

@@ -138,9 +138,6 @@ static int ms_validate_attr(int policy, const struct sched_attr *attr)
 	case SCHED_BVT:
 		if (flags & ~MS_FLAGS_BVT || time_set)
 			return -EINVAL;
-		/* Not built yet: the two levels and warping in handlers. */
-		if (flags & (MS_FLAG_RESERVED | MS_FLAG_WARP_SIGNAL))
-			return -EOPNOTSUPP;
 		if (attr->sched_warp < 0 || attr->sched_warp > MS_WARP_MAX)
 			return -EINVAL;
 		if (attr->sched_warp_limit &&
@@ -228,8 +225,7 @@ static int ms_check_privilege(struct task_struct *p, int policy,
  * @user:	whether it comes from user space and privileges apply
  *
  * Return: 0, -EINVAL for a class that is not there (not built, or not yet
- * accepting tasks) or a parameter out of range, -EOPNOTSUPP for a flag
- * whose feature has not landed yet, or -EPERM.
+ * accepting tasks) or a parameter out of range, or -EPERM.
  */
 int ms_check_attr(struct task_struct *p, const struct sched_attr *attr,
 		  int policy, bool user)
@@ -563,8 +559,10 @@ void ms_proc_show_task(struct task_struct *p, struct seq_file *m)
 	seq_printf(m, "%-45s:%21llu\n", "ms.period", ms->period);
 #ifdef CONFIG_SCHED_BVT
 	if (p->sched_class == &bvt_sched_class) {
+		seq_printf(m, "%-45s:%21u\n", "ms.bvt.level", ms->bvt.level);
 		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.A", ms->bvt.avt);
 		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.E", ms->bvt.evt);
+		seq_printf(m, "%-45s:%21lld\n", "ms.bvt.W", ms->bvt.warp);
 		seq_printf(m, "%-45s:%21u\n", "ms.bvt.warped", ms->bvt.warped);
 		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.warped_ns", ms->bvt.warp_used);
 		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.L_hits", ms->bvt.nr_limit_hits);

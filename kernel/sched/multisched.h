@@ -7,6 +7,7 @@
 #ifndef _KERNEL_SCHED_MULTISCHED_H
 #define _KERNEL_SCHED_MULTISCHED_H
 
+#include <linux/math64.h>
 #include <uapi/linux/sched/multisched.h>
 #include <uapi/linux/sched/types.h>
 
@@ -31,15 +32,68 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
 #ifdef CONFIG_SCHED_MULTISCHED
 
 /* Per-runqueue state of each class; every class owns its own member. */
-struct bvt_rq {
-	struct rb_root_cached	evt_tree;	/* runnable tasks by E */
-	struct rb_root_cached	avt_tree;	/* runnable tasks by A, for SVT */
+
+/* One level of BVT: a scheduler with its own threads and SVT. */
+struct bvt_sched {
+	struct rb_root_cached	evt_tree;	/* runnable entities by E */
+	struct rb_root_cached	avt_tree;	/* runnable entities by A, for SVT */
 	unsigned int		nr_running;
 	u64			svt;		/* scheduler virtual time */
+};
+
+#define BVT_LEVEL_RE	0	/* reserved effort: CAP_SYS_NICE threads, @be */
+#define BVT_LEVEL_BE	1	/* best effort: every other thread */
+
+struct bvt_rq {
+	struct bvt_sched	level[2];
+	struct sched_bvt_entity	be;		/* level 1 as an entity of level 0 */
+	unsigned int		nr_running;	/* tasks, both levels */
+	unsigned long		load;		/* their weights, for balancing */
+	unsigned long		next_balance;	/* jiffies */
 	bool			skip_c;		/* next pick ignores C */
-	struct hrtimer		warp_timer;	/* unwarps the running task at L */
+	bool			push;		/* next pick queues a push */
+	struct hrtimer		warp_timer;	/* ends a warped stretch at L */
 	struct task_struct	*warp_task;	/* the task warp_timer is armed for */
 };
+
+/*
+ * bvt_mcu_round - how much run time to charge, in whole mcu
+ * @uncharged:	run time not yet charged; keeps the remainder
+ * @mcu:	the minimum charging unit, 0 to charge exact nanoseconds
+ * @stop:	the thread stops running: round the remainder up (section 2)
+ */
+static inline u64 bvt_mcu_round(u64 *uncharged, u32 mcu, bool stop)
+{
+	u64 charge = *uncharged, rem;
+
+	if (!mcu) {
+		*uncharged = 0;
+		return charge;
+	}
+	rem = do_div(charge, mcu);
+	charge *= mcu;
+	if (stop && rem) {
+		charge += mcu;
+		rem = 0;
+	}
+	*uncharged = rem;
+	return charge;
+}
+
+/*
+ * bvt_wakeup_avt - A of a thread that wakes at scheduler virtual time @svt
+ *
+ * After a voluntary sleep A = max(A, SVT): waiting for an event earns no
+ * credit. After an involuntary one (a page fault, a lock, disk I/O) the
+ * thread keeps its place relative to SVT, @lag, as if it had stayed
+ * runnable, so that it does not lose a share it was owed (section 2.1).
+ */
+static inline u64 bvt_wakeup_avt(u64 avt, u64 svt, s64 lag, bool keep_lag)
+{
+	if (keep_lag && lag < 0)
+		return svt + lag;
+	return (s64)(avt - svt) < 0 ? svt : avt;
+}
 
 void init_bvt_rq(struct rq *rq);
 

@@ -78,10 +78,10 @@ static void ms_test_flags_per_class(struct kunit *test)
 
 	a.sched_ms_flags = MS_FLAG_WARP_OFF;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), 0);
-	a.sched_ms_flags = MS_FLAG_RESERVED;
-	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), -EOPNOTSUPP);
-	a.sched_ms_flags = MS_FLAG_WARP_SIGNAL;
-	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), -EOPNOTSUPP);
+	a.sched_ms_flags = MS_FLAG_RESERVED | MS_FLAG_WARP_SIGNAL;
+	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), 0);
+	a.sched_ms_flags = MS_FLAG_BEBS_PERIODIC;
+	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), -EINVAL);
 	a.sched_ms_flags = MS_FLAG_RBS_IO;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), -EINVAL);
 	a.sched_ms_flags = MS_FLAG_WARP_OFF;
@@ -154,10 +154,50 @@ static void ms_test_nice_weight(struct kunit *test)
 	KUNIT_EXPECT_LT(test, (u64)ms_nice_weight(MIN_NICE), MS_WEIGHT_MAX);
 }
 
+/* Run time is charged in whole mcu, rounded up when the thread stops. */
+static void ms_test_bvt_mcu(struct kunit *test)
+{
+	u64 left = 250;
+
+	KUNIT_EXPECT_EQ(test, bvt_mcu_round(&left, 0, false), 250ULL);
+	KUNIT_EXPECT_EQ(test, left, 0ULL);
+
+	left = 250;
+	KUNIT_EXPECT_EQ(test, bvt_mcu_round(&left, 100, false), 200ULL);
+	KUNIT_EXPECT_EQ(test, left, 50ULL);
+	left += 30;
+	KUNIT_EXPECT_EQ(test, bvt_mcu_round(&left, 100, false), 0ULL);
+	KUNIT_EXPECT_EQ(test, left, 80ULL);
+	KUNIT_EXPECT_EQ(test, bvt_mcu_round(&left, 100, true), 100ULL);
+	KUNIT_EXPECT_EQ(test, left, 0ULL);
+
+	left = 300;
+	KUNIT_EXPECT_EQ(test, bvt_mcu_round(&left, 100, true), 300ULL);
+	KUNIT_EXPECT_EQ(test, left, 0ULL);
+}
+
+/* Section 2.1: A = max(A, SVT) after a voluntary sleep only. */
+static void ms_test_bvt_wakeup(struct kunit *test)
+{
+	u64 svt = 1000000;
+
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(10, svt, 0, false), svt);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 5, svt, 0, false), svt + 5);
+	/* involuntary: keeps the place it had behind SVT */
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(10, svt, -300, true), svt - 300);
+	/* involuntary but ahead: no credit to keep */
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 7, svt, 7, true), svt + 7);
+	/* wrap-safe: A just below a wrapped SVT is behind it */
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(U64_MAX - 5, 10, 0, false), 10ULL);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(5, U64_MAX - 10, 0, false), 5ULL);
+}
+
 static struct kunit_case ms_test_cases[] = {
 	KUNIT_CASE(ms_test_defaults_valid),
 	KUNIT_CASE(ms_test_weight_range),
 	KUNIT_CASE(ms_test_bvt_warp),
+	KUNIT_CASE(ms_test_bvt_mcu),
+	KUNIT_CASE(ms_test_bvt_wakeup),
 	KUNIT_CASE(ms_test_flags_per_class),
 	KUNIT_CASE(ms_test_budget_period),
 	KUNIT_CASE(ms_test_unknown_policy),

@@ -2,7 +2,7 @@
 /*
  * bvt_latency [-c CPU] [-t SECS] [-n HOGS] [-P PERIOD_US] [-r RUN_US]
  *             [-m bvt|fifo|other] [-w WARP_US] [-L LIMIT_US] [-U UNWARP_US]
- *             [-l]
+ *             [-l] [-S]
  *
  * Low-latency dispatch (figure 3 and table 4 of the BVT paper): a periodic
  * thread wakes every PERIOD_US (default 10000), runs RUN_US (default 1000)
@@ -12,10 +12,21 @@
  * "p50 p99 max" in microseconds. The periodic thread runs in SCHED_BVT with
  * warp WARP_US (0: unwarped), or in SCHED_FIFO or SCHED_OTHER with -m.
  *
+ * With -S (signal mode), the periodic thread does not sleep in
+ * clock_nanosleep: it arms a periodic POSIX timer (CLOCK_MONOTONIC,
+ * SIGEV_THREAD_ID to itself, SIGRTMIN) and waits in sigsuspend. The
+ * latency is taken in the signal handler, as its entry time minus the
+ * expiry that raised the signal (first expiry + k * PERIOD_US, k counting
+ * the overruns timer_getoverrun reports as missed expiries), and the
+ * handler then runs RUN_US. In SCHED_BVT with a warp, the thread also sets
+ * MS_FLAG_WARP_SIGNAL: it is warped only while the signal is pending or
+ * its handler runs.
+ *
  * With -l (failure containment, table 5), the periodic thread falls into an
  * infinite loop after the first half of the run; the hogs' share of the CPU
  * over the second half is printed as "hogs_share PERCENT" and the number of
- * times the warp time limit L unwarped it as "L_hits N".
+ * times the warp time limit L unwarped it as "L_hits N". With -S, the loop
+ * is in the signal handler, where a MS_FLAG_WARP_SIGNAL thread is warped.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,8 +47,19 @@
 
 #define MAX_SAMPLES 100000
 
+/* glibc 2.36 lacks the name; the field is the kernel's. */
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
 static long long lat_ns[MAX_SAMPLES];
 static int nsamples;
+
+/* Signal mode: the timer, its grid and the run, set up before arming. */
+static timer_t sig_timer;
+static long long sig_first, sig_period, sig_end, sig_run, sig_k;
+static int sig_loop;
+static volatile sig_atomic_t sig_done;
 
 static long long now_ns(void)
 {
@@ -98,17 +120,129 @@ static long long proc_field(const char *name)
 	return v;
 }
 
+/*
+ * Sleep mode: sample from start + @period until start + @len, each
+ * wakeup's latency against the absolute time asked of clock_nanosleep.
+ */
+static void run_sleep_mode(long long start, long long len, long long period,
+			   long long run)
+{
+	long long next = start, t;
+
+	while (next - start < len) {
+		struct timespec ts;
+
+		next += period;
+		ts.tv_sec = next / 1000000000LL;
+		ts.tv_nsec = next % 1000000000LL;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		t = now_ns();
+		if (nsamples < MAX_SAMPLES)
+			lat_ns[nsamples++] = t - next;
+		spin_ns(run);
+	}
+}
+
+/* -l: spin until the watcher, which has measured, sends SIGUSR1. */
+static void loop_until_watched(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	for (;;) {
+		spin_ns(1000000);
+		if (sigtimedwait(&set, NULL, &zero) == SIGUSR1)
+			break;
+	}
+}
+
+/*
+ * Signal mode: one timer expiry. The signal stands for expiry sig_k and
+ * for the timer_getoverrun() later ones it missed; the latency is taken
+ * from the first of them, when the signal was raised.
+ */
+static void on_timer(int sig, siginfo_t *si, void *uc)
+{
+	long long t = now_ns(), due;
+	int over;
+
+	(void)sig;
+	(void)si;
+	(void)uc;
+	if (sig_done)
+		return;
+	over = timer_getoverrun(sig_timer);
+	due = sig_first + sig_k * sig_period;
+	sig_k += 1 + (over > 0 ? over : 0);
+	if (nsamples < MAX_SAMPLES)
+		lat_ns[nsamples++] = t - due;
+	spin_ns(sig_run);
+	if (due >= sig_end) {
+		sig_done = 1;
+		if (sig_loop)
+			loop_until_watched();
+	}
+}
+
+/*
+ * Signal mode: sample from start + PERIOD until start + @len, as the
+ * clock_nanosleep loop does, waiting for the timer in sigsuspend.
+ */
+static void run_signal_mode(long long start, long long len)
+{
+	struct sigevent ev = { 0 };
+	struct itimerspec its = { 0 };
+	struct sigaction sa = { 0 };
+	sigset_t set, waitmask;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN);
+	sigprocmask(SIG_BLOCK, &set, &waitmask);
+	sigdelset(&waitmask, SIGRTMIN);
+	sa.sa_sigaction = on_timer;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGRTMIN, &sa, NULL)) {
+		perror("sigaction");
+		exit(1);
+	}
+
+	sig_first = start + sig_period;
+	sig_end = start + len;
+	ev.sigev_notify = SIGEV_THREAD_ID;
+	ev.sigev_signo = SIGRTMIN;
+	ev.sigev_notify_thread_id = syscall(SYS_gettid);
+	its.it_value.tv_sec = sig_first / 1000000000LL;
+	its.it_value.tv_nsec = sig_first % 1000000000LL;
+	its.it_interval.tv_sec = sig_period / 1000000000LL;
+	its.it_interval.tv_nsec = sig_period % 1000000000LL;
+	if (timer_create(CLOCK_MONOTONIC, &ev, &sig_timer)) {
+		perror("timer_create");
+		exit(1);
+	}
+	if (timer_settime(sig_timer, TIMER_ABSTIME, &its, NULL)) {
+		perror("timer_settime");
+		exit(1);
+	}
+	while (!sig_done)
+		sigsuspend(&waitmask);
+	timer_delete(sig_timer);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
 int main(int argc, char **argv)
 {
-	int cpu = 1, secs = 10, hogs = 2, opt, i, loop = 0;
+	int cpu = 1, secs = 10, hogs = 2, opt, i, loop = 0, sigmode = 0;
 	long long period = 10000, run = 1000, warp = 0, limit = 0, unwarp = 0;
 	const char *mode = "bvt";
 	struct sched_attr a = { 0 };
 	unsigned long long h0 = 0, h1 = 0, me0, me1;
-	long long start, next, t;
+	long long len;
 	pid_t pid[16], watcher = 0;
 
-	while ((opt = getopt(argc, argv, "c:t:n:P:r:m:w:L:U:l")) != -1) {
+	while ((opt = getopt(argc, argv, "c:t:n:P:r:m:w:L:U:lS")) != -1) {
 		switch (opt) {
 		case 'c': cpu = atoi(optarg); break;
 		case 't': secs = atoi(optarg); break;
@@ -120,6 +254,7 @@ int main(int argc, char **argv)
 		case 'L': limit = atoll(optarg); break;
 		case 'U': unwarp = atoll(optarg); break;
 		case 'l': loop = 1; break;
+		case 'S': sigmode = 1; break;
 		default: return 2;
 		}
 	}
@@ -180,38 +315,26 @@ int main(int argc, char **argv)
 		a.sched_warp = warp * 1000;
 		a.sched_warp_limit = limit * 1000;
 		a.sched_unwarp = unwarp * 1000;
+		if (sigmode && warp)
+			a.sched_ms_flags = MS_FLAG_WARP_SIGNAL;
 	}
 	set_attr(&a);
 	sleep(1);
 
-	start = now_ns();
-	next = start;
-	while (next - start < (long long)secs * 1000000000LL / (loop ? 2 : 1)) {
-		struct timespec ts;
-
-		next += period * 1000;
-		ts.tv_sec = next / 1000000000LL;
-		ts.tv_nsec = next % 1000000000LL;
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		t = now_ns();
-		if (nsamples < MAX_SAMPLES)
-			lat_ns[nsamples++] = t - next;
-		spin_ns(run * 1000);
+	len = (long long)secs * 1000000000LL / (loop ? 2 : 1);
+	if (sigmode) {
+		sig_period = period * 1000;
+		sig_run = run * 1000;
+		sig_loop = loop;
+		run_signal_mode(now_ns(), len);
+	} else {
+		run_sleep_mode(now_ns(), len, period * 1000, run * 1000);
 	}
 
 	if (loop) {
-		sigset_t set;
-
 		/* Spin until the watcher has measured the second half. */
-		sigemptyset(&set);
-		sigaddset(&set, SIGUSR1);
-		for (;;) {
-			struct timespec zero = { 0, 0 };
-
-			spin_ns(1000000);
-			if (sigtimedwait(&set, NULL, &zero) == SIGUSR1)
-				break;
-		}
+		if (!sigmode)
+			loop_until_watched();
 		printf("L_hits %lld\n", proc_field("ms.bvt.L_hits"));
 		waitpid(watcher, NULL, 0);
 	}

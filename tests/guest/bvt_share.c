@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bvt_share [-c CPU] [-t SECS] [-e POINTS] [-s SLEEPER_SECS] W1 W2 ...
+ * bvt_share [-c CPU] [-t SECS] [-e POINTS] [-s SLEEPER_SECS] [-N] W1 W2 ...
  *
  * Weighted sharing under SCHED_BVT (figures 1 and 2 of the BVT paper):
  * one CPU-bound child per weight, all pinned to CPU (default 1), each in
@@ -10,6 +10,11 @@
  * seconds (figure 2) and the shares are measured over the time after it
  * woke: it must share fairly, neither starving the others with credit
  * saved while asleep nor being starved.
+ *
+ * With -N, the arguments are nice values (negative ones after "--"): the
+ * children stay SCHED_OTHER with those nice values, and the expected
+ * shares follow the CFS weight table (nice 0 = 1024, nice 5 = 335). Under
+ * sched_normal_class=bvt this is BVT weighting SCHED_NORMAL tasks by nice.
  *
  * Prints the measured and expected shares and exits 1 if any differs by
  * more than POINTS percentage points (default 2).
@@ -23,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/sched/types.h>
@@ -32,25 +38,48 @@
 
 #define MAX_HOGS 64
 
+/* The kernel's sched_prio_to_weight[], nice -20 to 19. */
+static const unsigned int nice_weight[40] = {
+	88761, 71755, 56483, 46273, 36291,
+	29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906,
+	3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423,
+	335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45,
+	36, 29, 23, 18, 15,
+};
+
 int main(int argc, char **argv)
 {
 	unsigned long long before[MAX_HOGS], after[MAX_HOGS], total = 0;
 	double tol = 2.0, wsum = 0;
 	int cpu = 1, secs = 10, sleeper = 0, n = 0, i, opt, bad = 0;
+	int nice_mode = 0, nice[MAX_HOGS];
 	unsigned int w[MAX_HOGS];
 	pid_t pid[MAX_HOGS];
 
-	while ((opt = getopt(argc, argv, "c:t:e:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:t:e:s:N")) != -1) {
 		switch (opt) {
 		case 'c': cpu = atoi(optarg); break;
 		case 't': secs = atoi(optarg); break;
 		case 'e': tol = atof(optarg); break;
 		case 's': sleeper = atoi(optarg); break;
+		case 'N': nice_mode = 1; break;
 		default: return 2;
 		}
 	}
-	for (i = optind; i < argc && n < MAX_HOGS; i++)
-		w[n++] = atoi(argv[i]);
+	for (i = optind; i < argc && n < MAX_HOGS; i++) {
+		if (nice_mode) {
+			nice[n] = atoi(argv[i]);
+			if (nice[n] < -20 || nice[n] > 19)
+				return 2;
+			w[n] = nice_weight[nice[n] + 20];
+		} else {
+			w[n] = atoi(argv[i]);
+		}
+		n++;
+	}
 	if (!n)
 		return 2;
 
@@ -67,7 +96,8 @@ int main(int argc, char **argv)
 			CPU_ZERO(&set);
 			CPU_SET(cpu, &set);
 			if (sched_setaffinity(0, sizeof(set), &set) ||
-			    syscall(SYS_sched_setattr, 0, &a, 0)) {
+			    (nice_mode && setpriority(PRIO_PROCESS, 0, nice[i])) ||
+			    (!nice_mode && syscall(SYS_sched_setattr, 0, &a, 0))) {
 				perror("bvt_share: child setup");
 				_exit(1);
 			}
@@ -100,9 +130,15 @@ int main(int argc, char **argv)
 		double got = 100.0 * (after[i] - before[i]) / total;
 		double want = 100.0 * w[i] / wsum;
 		int ok = got > want - tol && got < want + tol;
+		char what[48];
 
-		printf("bvt_share: weight %u got %.1f%% expected %.1f%% (+-%.1f)%s\n",
-		       w[i], got, want, tol, ok ? "" : "  <-- out of tolerance");
+		if (nice_mode)
+			snprintf(what, sizeof(what), "nice %d (weight %u)",
+				 nice[i], w[i]);
+		else
+			snprintf(what, sizeof(what), "weight %u", w[i]);
+		printf("bvt_share: %s got %.1f%% expected %.1f%% (+-%.1f)%s\n",
+		       what, got, want, tol, ok ? "" : "  <-- out of tolerance");
 		bad |= !ok;
 	}
 	return bad;

@@ -27,7 +27,7 @@ measure() {
 	out=$("$@" 2>&1)
 	rc=$?
 	if [ $rc -eq 0 ]; then ok "$name"; else notok "$name"; fi
-	echo "$out" | sed 's/^/#   /' | tail -n 8
+	echo "$out" | sed 's/^/#   /' | tail -n 16
 }
 # expect_fail NAME STATUS PATTERN CMD...: CMD must exit with STATUS and
 # print a line matching PATTERN
@@ -193,6 +193,19 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		notok "bvt: figure 3, a warped periodic thread's p99 wakeup latency is under half the unwarped one and near SCHED_FIFO's"
 	fi
 
+	# warping only in signal handlers: the periodic thread waits in
+	# sigsuspend for a POSIX timer's signal and takes its latency in the
+	# handler; with a warp, bvt_latency -S sets MS_FLAG_WARP_SIGNAL
+	sunwarped=$(lat -S -w 0)
+	swarped=$(lat -S -w 50000)
+	echo "# timer signal handler latency p99 among 2 CPU hogs (median of 3 runs): unwarped ${sunwarped}us, warped in the handler ${swarped}us"
+	if [ -n "$swarped" ] && [ -n "$sunwarped" ] &&
+	   [ "$swarped" -lt $((sunwarped / 2)) ]; then
+		ok "bvt: MS_FLAG_WARP_SIGNAL, a timer signal handler's p99 latency is under half the unwarped one"
+	else
+		notok "bvt: MS_FLAG_WARP_SIGNAL, a timer signal handler's p99 latency is under half the unwarped one"
+	fi
+
 	# table 5: the warped thread falls into an infinite loop
 	out=$($T/bvt_latency -t 8 -w 50000 -L 2000 -U 5000 -l)
 	share=$(echo "$out" | sed -n 's/^hogs_share \([0-9]*\).*/\1/p')
@@ -212,6 +225,20 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		notok "bvt: table 5 contrast, the same loop under SCHED_FIFO starves the others (<= 10%)"
 	fi
 
+	# experiment 5: the reserved-effort level against a growing best-effort one
+	measure "bvt: experiment 5, a reserved thread of weight 1024 keeps 1024/(1024 + be_weight) of a CPU with 1, 10 and 50 best-effort threads (3 points)" \
+		$T/bvt_levels -t 3 1 10 50
+	measure "bvt: experiment 5 contrast, the same thread unreserved falls to 1/(N + 1) (printed, not checked)" \
+		$T/bvt_levels -x -t 3 1 10 50
+
+	# load balancing: whole threads, by weight, across CPUs and hotplug
+	measure "bvt: weights 3 1 1 1 started on CPU 0 spread over two CPUs as 100/33/33/33% (10 points)" \
+		$T/bvt_spread 3 1 1 1
+	measure "bvt: weights 2 1 1 get 100/50/50%, 50/25/25% with CPU 1 offline, and 100/50/50% again once it is back (10 points)" \
+		$T/bvt_spread -H 2 1 1
+	check "bvt: CPU 1 is online after the hotplug test" \
+		grep -qx 1 /sys/devices/system/cpu/cpu1/online
+
 	# the ABI and schedctl with a class that accepts tasks
 	check "bvt: schedctl sets weight, warp, L and U and reads them back" \
 		sh -c 'schedctl -c bvt -w 2048 --warp 20ms --warp-limit 5ms --unwarp 50ms -- \
@@ -223,8 +250,33 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		schedctl -c bvt --warp -5ms -- true
 	expect_fail "bvt: a warp limit below 10us is EINVAL" 1 "invalid parameters for SCHED_BVT" \
 		schedctl -c bvt --warp 1ms --warp-limit 5us -- true
-	expect_fail "bvt: --reserved, not built yet, is refused with an explanation" \
-		1 "does not have yet" schedctl -c bvt --reserved -- true
+	expect_fail "bvt: an unprivileged --reserved is EPERM" 1 "needs CAP_SYS_NICE" \
+		$T/as_user 65534 schedctl -c bvt --reserved -- true
+	check "bvt: a privileged --reserved thread runs" \
+		schedctl -c bvt --reserved -- true
+	# bvt_level ARGS...: ms.bvt.level of a shell started by schedctl -c bvt ARGS
+	bvt_level() {
+		schedctl -c bvt "$@" -- sh -c 'cat /proc/$$/sched' |
+			sed -n 's/^ms\.bvt\.level *: *\([0-9]*\).*/\1/p'
+	}
+	bvt_levels_shown() {
+		re=$(bvt_level --reserved)
+		be=$(bvt_level)
+		echo "ms.bvt.level: reserved '$re', best effort '$be'"
+		[ "$re" = 0 ] && [ "$be" = 1 ]
+	}
+	check "bvt: /proc/PID/sched shows ms.bvt.level 0 for a reserved thread, 1 for a best-effort one" \
+		bvt_levels_shown
+	expect_fail "bvt: kernel.sched_bvt_be_weight=0 is refused" \
+		1 "Invalid argument" sh -c 'echo 0 > /proc/sys/kernel/sched_bvt_be_weight'
+	expect_fail "bvt: kernel.sched_bvt_be_mode=2 is refused" \
+		1 "Invalid argument" sh -c 'echo 2 > /proc/sys/kernel/sched_bvt_be_mode'
+	check "bvt: kernel.sched_bvt_be_mode takes 0 and 1, kernel.sched_bvt_be_weight 2048 (then restored)" \
+		sh -c 'm=/proc/sys/kernel/sched_bvt_be_mode w=/proc/sys/kernel/sched_bvt_be_weight
+		       mode=$(cat $m) && weight=$(cat $w) || exit 1
+		       echo 0 > $m && grep -qx 0 $m && echo 1 > $m && grep -qx 1 $m &&
+		       echo 2048 > $w && grep -qx 2048 $w; r=$?
+		       echo $mode > $m; echo $weight > $w; exit $r'
 	expect_fail "bvt: an unprivileged raise of weight is EPERM" 1 "needs CAP_SYS_NICE" \
 		$T/as_user 65534 schedctl -c bvt -w 5000 -- true
 	check "bvt: an unprivileged thread may lower its weight" \

@@ -608,7 +608,7 @@ static void print_ms_stats(pid_t pid, pid_t tid)
 
 /* ---- the syscalls ------------------------------------------------- */
 
-#define MSG_ENOTSUP "%s: a flag asks for a feature this kernel does not have yet (--reserved, --warp-signal)"
+#define MSG_ENOTSUP "%s: a flag asks for a feature this kernel does not have"
 #define MSG_OLD_ATTR	"note: the kernel lacks the extended sched_attr (it knows %u bytes, not %d); no multisched parameters"
 
 /*

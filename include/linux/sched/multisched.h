@@ -13,19 +13,26 @@
  * set_task_cpu() allows. /proc/<pid>/sched reads it without locks.
  */
 struct sched_bvt_entity {
-	struct rb_node	evt_node;	/* in bvt_rq::evt_tree, by E */
-	struct rb_node	avt_node;	/* in bvt_rq::avt_tree, by A */
+	struct rb_node	evt_node;	/* in its level's evt_tree, by E */
+	struct rb_node	avt_node;	/* in its level's avt_tree, by A */
 	u64		avt;		/* A: actual virtual time */
 	u64		evt;		/* E: the key while queued */
-	u64		warp_used;	/* ns run warped since it last woke */
+	s64		warp;		/* W it warps by when L and U allow, 0 = none */
+	u64		warp_used;	/* ns run warped in this warped stretch */
 	u64		unwarp_until;	/* rq clock before which it may not warp */
+	u64		uncharged;	/* run time not yet charged to A, < 1 mcu */
+	s64		lag;		/* A - SVT when it left (involuntary sleep, class) */
 	u64		nr_limit_hits;	/* times it ran L warped and was unwarped */
-	u64		nr_unwarp_hits;	/* times it woke within U and ran unwarped */
+	u64		nr_unwarp_hits;	/* times U kept it from warping */
 	u32		weight;		/* effective weight */
+	u8		sig_depth;	/* signal handlers it is in (MS_FLAG_WARP_SIGNAL) */
 	unsigned int	on_rq:1;
 	unsigned int	warped:1;	/* E includes W */
 	unsigned int	limit_hit:1;	/* unwarped by L until it sleeps */
 	unsigned int	migrated:1;	/* pays M until it next runs */
+	unsigned int	level:1;	/* 0 reserved effort, 1 best effort */
+	unsigned int	group:1;	/* the best-effort aggregate, not a task */
+	unsigned int	keep_lag:1;	/* slept involuntarily: wakes at SVT + lag */
 };
 
 /*
@@ -51,5 +58,11 @@ struct sched_ms_entity {
 
 	struct sched_bvt_entity	bvt;	/* run-time state, not parameters */
 };
+
+#ifdef CONFIG_SCHED_BVT
+void ms_signal_handler(bool enter);
+#else
+static inline void ms_signal_handler(bool enter) { }
+#endif
 
 #endif /* _LINUX_SCHED_MULTISCHED_H */

@@ -66,44 +66,57 @@ TRACE_EVENT(ms_normal_class,
 /* BVT ------------------------------------------------------------------ */
 
 /*
- * bvt_warp - a BVT thread started or stopped warping, and why: "allowed"
- * (L and U permit it), "limits" (they no longer do), "L" (it ran its warp
- * time limit) or "sleep" (it blocked, which starts U)
+ * bvt_warp - a BVT entity started or stopped warping, and why: "allowed"
+ * (it asks to and L and U permit it), "U" (it asks to, but U has not
+ * passed since its last warped stretch: a U hit), "L" (it ran its warp
+ * time limit: an L hit), "sleep" (it blocked) or "off" (it stopped asking:
+ * its signal handler returned, MS_FLAG_WARP_OFF, or for the best-effort
+ * aggregate, pid -1, its next thread is not warped)
  */
 TRACE_EVENT(bvt_warp,
-	    TP_PROTO(struct task_struct *p, bool warped, const char *why),
-	    TP_ARGS(p, warped, why),
+	    TP_PROTO(pid_t pid, int level, bool warped, const char *why,
+		     u64 avt, u64 warp_used),
+	    TP_ARGS(pid, level, warped, why, avt, warp_used),
 	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(int, level)
 			     __field(bool, warped)
 			     __string(why, why)
 			     __field(u64, avt)
 			     __field(u64, warp_used)),
-	    TP_fast_assign(__entry->pid = p->pid;
+	    TP_fast_assign(__entry->pid = pid;
+			   __entry->level = level;
 			   __entry->warped = warped;
 			   __assign_str(why);
-			   __entry->avt = p->ms.bvt.avt;
-			   __entry->warp_used = p->ms.bvt.warp_used),
-	    TP_printk("pid=%d %s why=%s A=%llu warped_ns=%llu",
-		      __entry->pid, __entry->warped ? "warp" : "unwarp",
+			   __entry->avt = avt;
+			   __entry->warp_used = warp_used),
+	    TP_printk("pid=%d level=%d %s why=%s A=%llu warped_ns=%llu",
+		      __entry->pid, __entry->level,
+		      __entry->warped ? "warp" : "unwarp",
 		      __get_str(why), __entry->avt, __entry->warp_used)
 );
 
 /*
- * bvt_pick - the BVT class chose @p to run
+ * bvt_pick - the BVT class chose @p to run: "E" (lowest effective virtual
+ * time at each level) or "stay" (the running thread, within C)
  */
 TRACE_EVENT(bvt_pick,
-	    TP_PROTO(struct task_struct *p, u64 evt, u64 svt),
-	    TP_ARGS(p, evt, svt),
+	    TP_PROTO(struct task_struct *p, u64 evt, u64 svt, const char *why),
+	    TP_ARGS(p, evt, svt, why),
 	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(int, level)
 			     __field(u64, evt)
 			     __field(u64, avt)
-			     __field(u64, svt)),
+			     __field(u64, svt)
+			     __string(why, why)),
 	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->level = p->ms.bvt.level;
 			   __entry->evt = evt;
 			   __entry->avt = p->ms.bvt.avt;
-			   __entry->svt = svt),
-	    TP_printk("pid=%d E=%llu A=%llu SVT=%llu",
-		      __entry->pid, __entry->evt, __entry->avt, __entry->svt)
+			   __entry->svt = svt;
+			   __assign_str(why)),
+	    TP_printk("pid=%d level=%d E=%llu A=%llu SVT=%llu why=%s",
+		      __entry->pid, __entry->level, __entry->evt,
+		      __entry->avt, __entry->svt, __get_str(why))
 );
 
 #endif /* _TRACE_MULTISCHED_H */
