@@ -31,9 +31,10 @@
  * a page fault, a lock, disk I/O) keeps its place relative to SVT. The
  * context switch allowance C keeps a thread running until another's E is
  * lower than its own by C / weight of virtual time, which bounds the switch
- * rate between threads of equal claim; a waking thread whose E is below the
- * running thread's preempts at once. A thread that last ran on another CPU
- * pays the migration penalty M in E until it runs.
+ * rate between threads of equal claim. A waking thread preempts by the
+ * same rule, and a warped one as soon as its E is below the running
+ * thread's. A thread that last ran on another CPU pays the migration
+ * penalty M in E until it runs.
  *
  * Two levels (sections 2.5 and 6.3): threads with MS_FLAG_RESERVED, which
  * needs CAP_SYS_NICE, form the reserved-effort level; every other thread
@@ -49,10 +50,10 @@
  * rbtrees: by E for dispatch and by A for SVT, so enqueue, dequeue and
  * pick are O(log n). Virtual times are u64 nanoseconds compared with
  * wrap-safe signed differences; nothing is ever rebased. On SMP each CPU
- * has its own levels; threads are placed on the CPU with the least BVT
- * weight, and every BVT_BALANCE_MS a CPU pushes a queued thread to one
- * whose weight is lower by more than the thread's own, which narrows the
- * gap; a CPU whose last BVT thread left pulls one the same way.
+ * has its own levels. A waking thread moves only to a CPU whose BVT weight
+ * is lower by at least its own; every BVT_BALANCE_MS a CPU pushes a queued
+ * thread to one whose weight is lower by more than the thread's, which
+ * narrows the gap; a CPU whose last BVT thread left pulls one the same way.
  *
  * Paper: K. J. Duda and D. R. Cheriton, "Borrowed-Virtual-Time (BVT)
  * scheduling: supporting latency-sensitive threads in a general-purpose
@@ -722,9 +723,14 @@ static void wakeup_preempt_bvt(struct rq *rq, struct task_struct *p, int flags)
 
 	update_curr_bvt(rq);
 	bvt_arm_warp_timer(rq, curr);
-	/* A woken thread with a lower E than the running one runs at once. */
+	/*
+	 * A woken warped thread with a lower E than the running one runs at
+	 * once; an unwarped one must be ahead by C, as at every other switch,
+	 * or every wakeup of a thread that slept would preempt.
+	 */
 	bvt_common_level(rq, &a, &b);
-	if (a != b && bvt_before(a->evt, b->evt)) {
+	if (a != b && (a->warped ? bvt_before(a->evt, b->evt) :
+				   bvt_should_switch(b, a))) {
 		rq->ms.bvt.skip_c = true;
 		resched_curr(rq);
 	}
@@ -822,22 +828,27 @@ void ms_signal_handler(bool enter)
 
 #ifdef CONFIG_SMP
 /*
- * Place a waking or new thread on the allowed CPU with the least BVT
- * weight, staying where it is on a tie. The per-CPU loads are read
- * without their locks: placement is a hint, and balancing corrects it.
+ * Place a waking or new thread: it stays on its CPU unless another
+ * allowed one has less BVT weight by at least its own, the balancing
+ * rule, so that small differences do not bounce threads between caches.
+ * The per-CPU loads are read without their locks: placement is a hint,
+ * and balancing corrects it.
  */
 static int select_task_rq_bvt(struct task_struct *p, int cpu, int flags)
 {
-	unsigned long best_load, load;
+	unsigned long best_load, load, weight = bvt_weight(p);
 	int i, best = cpu;
 
 	if (p->nr_cpus_allowed == 1 || !(flags & (WF_TTWU | WF_FORK)))
 		return cpu;
 
 	best_load = READ_ONCE(cpu_rq(cpu)->ms.bvt.load);
+	if (best_load < weight)
+		return cpu;
+	best_load -= weight;
 	for_each_cpu_and(i, p->cpus_ptr, cpu_active_mask) {
 		load = READ_ONCE(cpu_rq(i)->ms.bvt.load);
-		if (load < best_load) {
+		if (load <= best_load) {
 			best_load = load;
 			best = i;
 		}
