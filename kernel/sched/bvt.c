@@ -28,7 +28,7 @@
  * entities. A thread that wakes from a voluntary sleep has A raised to at
  * least SVT, so that waiting for an event earns no credit against the
  * threads that kept running; one that slept involuntarily (uninterruptibly:
- * a page fault, a lock, disk I/O) keeps its place relative to SVT. The
+ * a page fault, a lock, disk I/O) keeps its A, down to SVT minus C. The
  * context switch allowance C keeps a thread running until another's E is
  * lower than its own by C / weight of virtual time, which bounds the switch
  * rate between threads of equal claim. A waking thread preempts by the
@@ -323,8 +323,12 @@ static void bvt_set_warp(struct rq *rq, struct sched_bvt_entity *se,
 {
 	bool asks = warp > 0, asked = se->warp > 0, warped;
 
-	if (!asks && se->warped)
-		bvt_unwarp(rq, se, "off");
+	/* It stopped asking: that ends a warped stretch, as sleeping does. */
+	if (!asks) {
+		if (se->warped)
+			bvt_unwarp(rq, se, "off");
+		se->limit_hit = 0;
+	}
 	se->warp = warp;
 	if (!asks || se->limit_hit)
 		return;
@@ -398,9 +402,10 @@ static void bvt_account(struct rq *rq, struct sched_bvt_entity *se,
 /*
  * Charge the running thread, and the best-effort aggregate if it belongs
  * to it: A advances by the run time scaled by weight, and warped run time
- * counts against L. @stop: it is leaving the CPU, so round up to an mcu.
+ * counts against L. @stop: it is leaving the CPU, so round up to an mcu;
+ * @be_stop: so is the best-effort level (the next thread is not in it).
  */
-static void __update_curr_bvt(struct rq *rq, bool stop)
+static void __update_curr_bvt(struct rq *rq, bool stop, bool be_stop)
 {
 	struct task_struct *curr = bvt_rq_curr(rq);
 	struct sched_bvt_entity *se = bvt_se(curr), *be = &rq->ms.bvt.be;
@@ -418,7 +423,7 @@ static void __update_curr_bvt(struct rq *rq, bool stop)
 	bvt_update_svt(bvt_level(rq, se));
 	if (se->level == BVT_LEVEL_BE) {
 		be->weight = READ_ONCE(sysctl_sched_bvt_be_weight);
-		bvt_account(rq, be, delta, stop);
+		bvt_account(rq, be, delta, be_stop);
 		bvt_update_be(rq);
 		bvt_update_svt(&rq->ms.bvt.level[BVT_LEVEL_RE]);
 	}
@@ -426,7 +431,7 @@ static void __update_curr_bvt(struct rq *rq, bool stop)
 
 static void update_curr_bvt(struct rq *rq)
 {
-	__update_curr_bvt(rq, false);
+	__update_curr_bvt(rq, false, false);
 }
 
 /* Warped run time left before @se hits L, or U64_MAX. */
@@ -546,7 +551,7 @@ static void bvt_enqueue_be(struct rq *rq)
 	struct sched_bvt_entity *be = &bvt_rq->be;
 
 	be->weight = READ_ONCE(sysctl_sched_bvt_be_weight);
-	be->avt = bvt_wakeup_avt(be->avt, bs->svt, 0, false);
+	be->avt = bvt_wakeup_avt(be->avt, bs->svt, 0);
 	__bvt_insert(bs, be);
 	be->on_rq = 1;
 	bs->nr_running++;
@@ -567,6 +572,22 @@ static void bvt_dequeue_be(struct rq *rq)
 	be->warp = 0;
 }
 
+/*
+ * A counts in the level the thread was last in: on a move to the other
+ * level (MS_FLAG_RESERVED changed) carry its lead or lag over SVT along.
+ */
+static void bvt_set_level(struct rq *rq, struct sched_bvt_entity *se,
+			  int level)
+{
+	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+
+	if (se->level == level)
+		return;
+	se->avt = se->avt - bvt_rq->level[se->level].svt +
+		  bvt_rq->level[level].svt;
+	se->level = level;
+}
+
 static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
@@ -574,14 +595,19 @@ static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 	struct bvt_sched *bs;
 
 	se->weight = bvt_weight(p);
-	se->level = bvt_task_level(p);
+	bvt_set_level(rq, se, bvt_task_level(p));
 	bs = bvt_level(rq, se);
 	if (se->level == BVT_LEVEL_BE && !bvt_rq->be.on_rq)
 		bvt_enqueue_be(rq);
 
-	if (flags & ENQUEUE_WAKEUP) {
-		se->avt = bvt_wakeup_avt(se->avt, bs->svt, se->lag, se->keep_lag);
-		se->keep_lag = 0;
+	if (flags & ENQUEUE_INITIAL) {
+		/* a new thread: level with its parent, no earlier than SVT */
+		se->avt = bs->svt + max_t(s64, se->lag, 0);
+		se->lag = 0;
+	} else if (flags & ENQUEUE_WAKEUP) {
+		se->avt = bvt_wakeup_avt(se->avt, bs->svt,
+					 se->involuntary ? bvt_c_vtime(se) : 0);
+		se->involuntary = 0;
 	}
 	bvt_set_warp(rq, se, bvt_task_warp(p), flags & ENQUEUE_WAKEUP);
 
@@ -597,8 +623,8 @@ static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 }
 
 /*
- * A thread blocks: its warped stretch ends, and U counts from here. A
- * voluntary sleep gives up its place; an involuntary one keeps it.
+ * A thread blocks: its warped stretch ends, and U counts from here. Whether
+ * it blocked voluntarily decides its A when it wakes.
  */
 static void bvt_sleep(struct rq *rq, struct task_struct *p)
 {
@@ -608,8 +634,7 @@ static void bvt_sleep(struct rq *rq, struct task_struct *p)
 	if (se->warp_used || se->limit_hit || se->warped)
 		bvt_unwarp(rq, se, "sleep");
 	se->limit_hit = 0;
-	se->keep_lag = (state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD);
-	se->lag = se->avt - bvt_level(rq, se)->svt;
+	se->involuntary = (state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD);
 }
 
 static bool dequeue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
@@ -640,10 +665,8 @@ static bool dequeue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 
 #ifdef CONFIG_SMP
 static void bvt_trigger_push(struct rq *rq);
-static void bvt_queue_push(struct rq *rq);
 #else
 static inline void bvt_trigger_push(struct rq *rq) { }
-static inline void bvt_queue_push(struct rq *rq) { }
 #endif
 
 static struct task_struct *pick_task_bvt(struct rq *rq)
@@ -651,9 +674,9 @@ static struct task_struct *pick_task_bvt(struct rq *rq)
 	struct bvt_rq *bvt_rq = &rq->ms.bvt;
 	struct task_struct *p;
 
+	update_curr_bvt(rq);
 	p = bvt_pick(rq, !bvt_rq->skip_c);
 	bvt_rq->skip_c = false;
-	bvt_queue_push(rq);
 	if (p)
 		trace_bvt_pick(p, bvt_se(p)->evt, bvt_level(rq, bvt_se(p))->svt,
 			       p == bvt_rq_curr(rq) ? "stay" : "E");
@@ -663,7 +686,10 @@ static struct task_struct *pick_task_bvt(struct rq *rq)
 static void put_prev_task_bvt(struct rq *rq, struct task_struct *p,
 			      struct task_struct *next)
 {
-	__update_curr_bvt(rq, true);
+	bool be_next = next && next->sched_class == &bvt_sched_class &&
+		       bvt_se(next)->level == BVT_LEVEL_BE;
+
+	__update_curr_bvt(rq, true, !be_next);
 	rq->ms.bvt.warp_task = NULL;
 	hrtimer_try_to_cancel(&rq->ms.bvt.warp_timer);
 }
@@ -722,7 +748,6 @@ static void wakeup_preempt_bvt(struct rq *rq, struct task_struct *p, int flags)
 	struct sched_bvt_entity *a = bvt_se(p), *b = bvt_se(curr);
 
 	update_curr_bvt(rq);
-	bvt_arm_warp_timer(rq, curr);
 	/*
 	 * A woken warped thread with a lower E than the running one runs at
 	 * once; an unwarped one must be ahead by C, as at every other switch,
@@ -741,13 +766,23 @@ static void yield_task_bvt(struct rq *rq)
 	rq->ms.bvt.skip_c = true;
 }
 
+/*
+ * A child starts level with its parent, and no earlier than SVT: record
+ * the parent's lead over SVT, which enqueue_task_bvt() applies on the CPU
+ * the child starts on (wake_up_new_task() places it without migrating A).
+ */
 static void task_fork_bvt(struct task_struct *p)
 {
-	struct sched_bvt_entity *se = bvt_se(p);
-	u64 svt = READ_ONCE(task_rq(p)->ms.bvt.level[bvt_task_level(p)].svt);
+	struct sched_bvt_entity *se = bvt_se(p), *pse = bvt_se(current);
+	int level = bvt_task_level(p);
+	u64 svt;
 
-	/* A child starts level with its parent, and no earlier than SVT. */
-	se->avt = bvt_wakeup_avt(bvt_se(current)->avt, svt, 0, false);
+	se->level = level;
+	se->lag = 0;
+	if (current->sched_class != &bvt_sched_class || pse->level != level)
+		return;
+	svt = READ_ONCE(task_rq(current)->ms.bvt.level[level].svt);
+	se->lag = max_t(s64, pse->avt - svt, 0);
 }
 
 /*
@@ -758,11 +793,11 @@ static void task_fork_bvt(struct task_struct *p)
 static void switching_to_bvt(struct rq *rq, struct task_struct *p)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
-	u64 svt = rq->ms.bvt.level[bvt_task_level(p)].svt;
 
-	se->avt = svt + max_t(s64, se->lag, 0);
+	se->level = bvt_task_level(p);
+	se->avt = rq->ms.bvt.level[se->level].svt + max_t(s64, se->lag, 0);
 	se->lag = 0;
-	se->keep_lag = 0;
+	se->involuntary = 0;
 	se->warp_used = 0;
 	se->limit_hit = 0;
 	se->warped = 0;
@@ -863,9 +898,8 @@ static int select_task_rq_bvt(struct task_struct *p, int cpu, int flags)
 static void migrate_task_rq_bvt(struct task_struct *p, int new_cpu)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
-	int level = bvt_task_level(p);
-	u64 old_svt = READ_ONCE(task_rq(p)->ms.bvt.level[level].svt);
-	u64 new_svt = READ_ONCE(cpu_rq(new_cpu)->ms.bvt.level[level].svt);
+	u64 old_svt = READ_ONCE(task_rq(p)->ms.bvt.level[se->level].svt);
+	u64 new_svt = READ_ONCE(cpu_rq(new_cpu)->ms.bvt.level[se->level].svt);
 
 	se->avt = se->avt - old_svt + new_svt;
 	se->migrated = 1;
@@ -980,9 +1014,9 @@ static void bvt_push(struct rq *rq)
 }
 
 /*
- * From the tick: if a thread here could narrow a gap, have the next pick
- * queue the push; balance callbacks run before __schedule() drops the rq
- * lock, so the tick cannot queue one itself.
+ * From the tick: if a thread here could narrow a gap, have the next
+ * schedule queue the push from balance_bvt(); balance callbacks run before
+ * __schedule() drops the rq lock, so the tick cannot queue one itself.
  */
 static void bvt_trigger_push(struct rq *rq)
 {
@@ -1028,6 +1062,7 @@ static void bvt_pull(struct rq *rq)
 static int balance_bvt(struct rq *rq, struct task_struct *prev,
 		       struct rq_flags *rf)
 {
+	bvt_queue_push(rq);
 	if (!rq->ms.bvt.nr_running && cpu_active(cpu_of(rq)) &&
 	    prev->sched_class == &bvt_sched_class) {
 		rq_unpin_lock(rq, rf);

@@ -82,17 +82,20 @@ static inline u64 bvt_mcu_round(u64 *uncharged, u32 mcu, bool stop)
 
 /*
  * bvt_wakeup_avt - A of a thread that wakes at scheduler virtual time @svt
+ * @credit:	how far behind SVT it may stay
  *
  * After a voluntary sleep A = max(A, SVT): waiting for an event earns no
- * credit. After an involuntary one (a page fault, a lock, disk I/O) the
- * thread keeps its place relative to SVT, @lag, as if it had stayed
- * runnable, so that it does not lose a share it was owed (section 2.1).
+ * credit, so @credit is 0. After an involuntary one (a page fault, a lock,
+ * disk I/O) the thread was not waiting for anything, and keeps the A it
+ * had, as if it had held SVT back (section 2.1), down to SVT - @credit,
+ * which the caller bounds by C so that a long uninterruptible sleep does
+ * not turn into a long monopoly.
  */
-static inline u64 bvt_wakeup_avt(u64 avt, u64 svt, s64 lag, bool keep_lag)
+static inline u64 bvt_wakeup_avt(u64 avt, u64 svt, u64 credit)
 {
-	if (keep_lag && lag < 0)
-		return svt + lag;
-	return (s64)(avt - svt) < 0 ? svt : avt;
+	u64 floor = svt - credit;
+
+	return (s64)(avt - floor) < 0 ? floor : avt;
 }
 
 void init_bvt_rq(struct rq *rq);

@@ -181,15 +181,16 @@ static void ms_test_bvt_wakeup(struct kunit *test)
 {
 	u64 svt = 1000000;
 
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(10, svt, 0, false), svt);
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 5, svt, 0, false), svt + 5);
-	/* involuntary: keeps the place it had behind SVT */
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(10, svt, -300, true), svt - 300);
-	/* involuntary but ahead: no credit to keep */
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 7, svt, 7, true), svt + 7);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(10, svt, 0), svt);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 5, svt, 0), svt + 5);
+	/* involuntary: keeps its A, down to SVT - credit */
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt - 300, svt, 500), svt - 300);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(10, svt, 500), svt - 500);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 7, svt, 500), svt + 7);
 	/* wrap-safe: A just below a wrapped SVT is behind it */
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(U64_MAX - 5, 10, 0, false), 10ULL);
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(5, U64_MAX - 10, 0, false), 5ULL);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(U64_MAX - 5, 10, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(5, U64_MAX - 10, 0), 5ULL);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(U64_MAX - 5, 10, 100), U64_MAX - 5);
 }
 
 static struct kunit_case ms_test_cases[] = {

@@ -21,7 +21,7 @@ struct sched_bvt_entity {
 	u64		warp_used;	/* ns run warped in this warped stretch */
 	u64		unwarp_until;	/* rq clock before which it may not warp */
 	u64		uncharged;	/* run time not yet charged to A, < 1 mcu */
-	s64		lag;		/* A - SVT when it left (involuntary sleep, class) */
+	s64		lag;		/* lead over SVT to start with (fork, class change) */
 	u64		nr_limit_hits;	/* times it ran L warped and was unwarped */
 	u64		nr_unwarp_hits;	/* times U kept it from warping */
 	u32		weight;		/* effective weight */
@@ -30,9 +30,9 @@ struct sched_bvt_entity {
 	unsigned int	warped:1;	/* E includes W */
 	unsigned int	limit_hit:1;	/* unwarped by L until it sleeps */
 	unsigned int	migrated:1;	/* pays M until it next runs */
-	unsigned int	level:1;	/* 0 reserved effort, 1 best effort */
+	unsigned int	level:1;	/* the level A counts in: 0 RE, 1 BE */
 	unsigned int	group:1;	/* the best-effort aggregate, not a task */
-	unsigned int	keep_lag:1;	/* slept involuntarily: wakes at SVT + lag */
+	unsigned int	involuntary:1;	/* its last sleep was involuntary */
 };
 
 /*
