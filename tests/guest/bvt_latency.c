@@ -61,14 +61,6 @@ static long long sig_first, sig_period, sig_end, sig_run, sig_k;
 static int sig_loop;
 static volatile sig_atomic_t sig_done;
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static void spin_ns(long long ns)
 {
 	long long end = now_ns() + ns;

@@ -48,14 +48,6 @@
 static pid_t pid[MAX_BE + 1];
 static int nr_pids;
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* kernel.sched_bvt_be_weight, or 0 if it cannot be read. */
 static unsigned int be_weight(void)
 {
@@ -68,42 +60,6 @@ static unsigned int be_weight(void)
 		w = 0;
 	fclose(f);
 	return w;
-}
-
-/*
- * A hog: enter SCHED_BVT first and only then move to @cpu, so that it
- * never waits as SCHED_OTHER behind the BVT hogs already there. Reports
- * '1' (ready) or '0' (failed) on @fd.
- */
-static void __attribute__((noreturn))
-hog(int fd, int cpu, unsigned int weight, unsigned int flags)
-{
-	struct sched_attr a = {
-		.size = sizeof(a),
-		.sched_policy = SCHED_BVT,
-		.sched_weight = weight,
-		.sched_ms_flags = flags,
-	};
-	cpu_set_t set;
-	char c = '0';
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() == 1)
-		_exit(1);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (syscall(SYS_sched_setattr, 0, &a, 0))
-		perror(flags ? "bvt_levels: reserved hog: sched_setattr" :
-			       "bvt_levels: hog: sched_setattr");
-	else if (sched_setaffinity(0, sizeof(set), &set))
-		perror("bvt_levels: hog: sched_setaffinity");
-	else
-		c = '1';
-	if (write(fd, &c, 1) != 1 || c != '1')
-		_exit(1);
-	close(fd);
-	for (;;)
-		;
 }
 
 static void kill_hogs(void)
@@ -141,8 +97,8 @@ static double run(int n, int cpu, int secs, unsigned int w, unsigned int flags)
 		if (!pid[nr_pids]) {
 			close(fd[0]);
 			if (i == 0)
-				hog(fd[1], cpu, w, flags);
-			hog(fd[1], cpu, BE_WEIGHT, 0);
+				ms_bvt_hog(fd[1], cpu, w, flags, "bvt_levels");
+			ms_bvt_hog(fd[1], cpu, BE_WEIGHT, 0, "bvt_levels");
 		}
 		nr_pids++;
 	}

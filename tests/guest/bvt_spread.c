@@ -51,14 +51,6 @@ static pid_t pid[MAX_HOGS];
 static int nr_pids;
 static volatile sig_atomic_t cpu1_offlined;
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Write "0" or "1" to CPU 1's online file; async-signal-safe. */
 static int set_cpu1_online(int on)
 {
@@ -105,39 +97,6 @@ static void on_signal(int sig)
 	cleanup();
 	signal(sig, SIG_DFL);
 	raise(sig);
-}
-
-/*
- * A child: enter SCHED_BVT first and only then move to CPU 0, so that it
- * never waits as SCHED_OTHER behind the BVT children already there.
- * Reports '1' (ready) or '0' (failed) on @fd.
- */
-static void __attribute__((noreturn)) hog(int fd, unsigned int weight)
-{
-	struct sched_attr a = {
-		.size = sizeof(a),
-		.sched_policy = SCHED_BVT,
-		.sched_weight = weight,
-	};
-	cpu_set_t set;
-	char c = '0';
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() == 1)
-		_exit(1);
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (syscall(SYS_sched_setattr, 0, &a, 0))
-		perror("bvt_spread: child: sched_setattr");
-	else if (sched_setaffinity(0, sizeof(set), &set))
-		perror("bvt_spread: child: sched_setaffinity");
-	else
-		c = '1';
-	if (write(fd, &c, 1) != 1 || c != '1')
-		_exit(1);
-	close(fd);
-	for (;;)
-		;
 }
 
 /* Allow every child on every CPU the system may have. */
@@ -264,7 +223,7 @@ int main(int argc, char **argv)
 		}
 		if (!pid[nr_pids]) {
 			close(fd[0]);
-			hog(fd[1], w[i]);
+			ms_bvt_hog(fd[1], 0, w[i], 0, "bvt_spread");
 		}
 		nr_pids++;
 	}

@@ -3,8 +3,27 @@
 #ifndef MS_TEST_H
 #define MS_TEST_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <linux/sched/types.h>
+#include <linux/sched/multisched.h>
+
+static inline long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 /* CPU time a task has received, in ns, from /proc/PID/schedstat. */
 static inline unsigned long long cpu_ns(pid_t pid)
@@ -21,6 +40,43 @@ static inline unsigned long long cpu_ns(pid_t pid)
 		ns = 0;
 	fclose(f);
 	return ns;
+}
+
+/*
+ * A CPU hog in a forked child: enter SCHED_BVT with @weight and @flags
+ * first and only then move to @cpu, so that it never waits as SCHED_OTHER
+ * behind the BVT hogs already there. Reports '1' (ready) or '0' (failed)
+ * on @fd, then spins until killed; it dies with its parent.
+ */
+static inline void __attribute__((noreturn))
+ms_bvt_hog(int fd, int cpu, unsigned int weight, unsigned int flags,
+	   const char *who)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_BVT,
+		.sched_weight = weight,
+		.sched_ms_flags = flags,
+	};
+	cpu_set_t set;
+	char c = '0';
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(1);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (syscall(SYS_sched_setattr, 0, &a, 0))
+		fprintf(stderr, "%s: hog: sched_setattr: %m\n", who);
+	else if (sched_setaffinity(0, sizeof(set), &set))
+		fprintf(stderr, "%s: hog: sched_setaffinity: %m\n", who);
+	else
+		c = '1';
+	if (write(fd, &c, 1) != 1 || c != '1')
+		_exit(1);
+	close(fd);
+	for (;;)
+		;
 }
 
 #endif /* MS_TEST_H */

@@ -6,43 +6,7 @@
 # "not ok - name"); scripts/check numbers them and adds the host tests.
 # Exits 1 if any check failed.
 
-T=/tests
-fails=0
-
-ok()	{ echo "ok - $*"; }
-notok()	{ echo "not ok - $*"; fails=$((fails + 1)); }
-# check NAME CMD...: a check that passes when CMD succeeds
-check() {
-	name=$1; shift
-	if out=$("$@" 2>&1); then
-		ok "$name"
-	else
-		notok "$name"
-		echo "$out" | sed 's/^/# /' | tail -n 15
-	fi
-}
-# measure NAME CMD...: as check, and always print what CMD measured
-measure() {
-	name=$1; shift
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ $rc -eq 0 ]; then ok "$name"; else notok "$name"; fi
-	echo "$out" | sed 's/^/#   /' | tail -n 16
-}
-# expect_fail NAME STATUS PATTERN CMD...: CMD must exit with STATUS and
-# print a line matching PATTERN
-expect_fail() {
-	name=$1 status=$2 pattern=$3; shift 3
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ "$rc" -eq "$status" ] && echo "$out" | grep -q -- "$pattern"; then
-		ok "$name"
-	else
-		notok "$name (exit $rc, wanted $status and /$pattern/)"
-		echo "$out" | sed 's/^/# /' | tail -n 5
-	fi
-	echo "$out" | sed 's/^/#   /' | head -n 3
-}
+. /tests/tap.sh
 
 # --- KUnit: the suites built into the kernel ran at boot ------------------
 kunit_results() {

@@ -10,29 +10,7 @@
 # Prints one TAP line per check ("ok - name" or "not ok - name") and exits 1
 # if any check failed.
 
-T=/tests
-fails=0
-
-ok()	{ echo "ok - $*"; }
-notok()	{ echo "not ok - $*"; fails=$((fails + 1)); }
-# check NAME CMD...: a check that passes when CMD succeeds
-check() {
-	name=$1; shift
-	if out=$("$@" 2>&1); then
-		ok "$name"
-	else
-		notok "$name"
-		echo "$out" | sed 's/^/# /' | tail -n 15
-	fi
-}
-# measure NAME CMD...: as check, and always print what CMD measured
-measure() {
-	name=$1; shift
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ $rc -eq 0 ]; then ok "$name"; else notok "$name"; fi
-	echo "$out" | sed 's/^/#   /' | tail -n 16
-}
+. /tests/tap.sh
 
 # in_bvt FILE: a /proc/.../sched file shows the BVT statistics
 in_bvt() {
