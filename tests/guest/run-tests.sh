@@ -170,6 +170,35 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		notok "bvt: MS_FLAG_WARP_SIGNAL, a timer signal handler's p99 latency is under half the unwarped one"
 	fi
 
+	# warp_signal_events: a shell with MS_FLAG_WARP_SIGNAL waits for a
+	# long sleep (so that no SIGCHLD comes); count its bvt_warp trace
+	# events for 1 s without signals, then while it gets 20 SIGUSR1s
+	# (busybox's handler runs, then sigreturn). Prints "quiet N signalled
+	# N ended N".
+	warp_signal_events() {
+		tr=/sys/kernel/tracing
+		schedctl -c bvt --warp 10ms --warp-signal -- \
+			sh -c 'trap ":" USR1; sleep 60 & c=$!; echo $c > /tmp/wse.child
+			       while :; do wait $c; done' > /dev/null 2>&1 &
+		sp=$!
+		sleep 0.5
+		echo > $tr/trace
+		echo 1 > $tr/events/multisched/bvt_warp/enable
+		sleep 1
+		quiet=$(grep -c "pid=$sp .* warp why=allowed" $tr/trace)
+		echo > $tr/trace
+		i=0
+		while [ $i -lt 20 ]; do kill -USR1 $sp; sleep 0.05; i=$((i + 1)); done
+		echo 0 > $tr/events/multisched/bvt_warp/enable
+		signalled=$(grep -c "pid=$sp .* warp why=allowed" $tr/trace)
+		ended=$(grep -c "pid=$sp .* unwarp why=off" $tr/trace)
+		kill $sp $(cat /tmp/wse.child); wait $sp 2>/dev/null
+		echo "quiet $quiet signalled $signalled ended $ended"
+		[ "$quiet" -eq 0 ] && [ "$signalled" -ge 10 ] && [ "$ended" -ge 10 ]
+	}
+	measure "bvt: MS_FLAG_WARP_SIGNAL warps only around signal handlers (no warp in 1 s of sleeping; >= 10 of 20 signals warp and unwarp at sigreturn)" \
+		warp_signal_events
+
 	# table 5: the warped thread falls into an infinite loop
 	out=$($T/bvt_latency -t 8 -w 50000 -L 2000 -U 5000 -l)
 	share=$(echo "$out" | sed -n 's/^hogs_share \([0-9]*\).*/\1/p')
