@@ -58,7 +58,7 @@ static const struct ms_class ms_classes[] = {
 	{ "bvt",  SCHED_BVT,  &bvt_sched_class,  true,  true },
 #endif
 #ifdef CONFIG_SCHED_VTRR
-	{ "vtrr", SCHED_VTRR, &vtrr_sched_class, false, true },
+	{ "vtrr", SCHED_VTRR, &vtrr_sched_class, true,  true },
 #endif
 #ifdef CONFIG_SCHED_BEBS
 	{ "bebs", SCHED_BEBS, &bebs_sched_class, false, true },
@@ -334,6 +334,7 @@ void ms_fork(struct task_struct *p)
 		ms_setparams(p, p->policy, NULL);
 	/* The parent's run-time state is its own; task_fork() seeds it. */
 	memset(&p->ms.bvt, 0, sizeof(p->ms.bvt));
+	memset(&p->ms.vtrr, 0, sizeof(p->ms.vtrr));
 }
 
 /*
@@ -569,6 +570,14 @@ void ms_proc_show_task(struct task_struct *p, struct seq_file *m)
 		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.U_hits", ms->bvt.nr_unwarp_hits);
 	}
 #endif
+#ifdef CONFIG_SCHED_VTRR
+	if (p->sched_class == &vtrr_sched_class) {
+		seq_printf(m, "%-45s:%21u\n", "ms.vtrr.share", ms->vtrr.share);
+		seq_printf(m, "%-45s:%21llu\n", "ms.vtrr.VFT", ms->vtrr.vft);
+		seq_printf(m, "%-45s:%21u\n", "ms.vtrr.counter", ms->vtrr.counter);
+		seq_printf(m, "%-45s:%21llu\n", "ms.vtrr.service_ns", ms->vtrr.service);
+	}
+#endif
 }
 
 void init_ms_rq(struct rq *rq)
@@ -576,6 +585,9 @@ void init_ms_rq(struct rq *rq)
 	memset(&rq->ms, 0, sizeof(rq->ms));
 #ifdef CONFIG_SCHED_BVT
 	init_bvt_rq(rq);
+#endif
+#ifdef CONFIG_SCHED_VTRR
+	init_vtrr_rq(rq);
 #endif
 }
 

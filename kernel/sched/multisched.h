@@ -100,9 +100,48 @@ static inline u64 bvt_wakeup_avt(u64 avt, u64 svt, u64 credit)
 
 void init_bvt_rq(struct rq *rq);
 
-struct vtrr_rq {
-	unsigned int		nr_running;
+/* Slots of the table of queued clients that validates last-prev/last-next. */
+#define VTRR_ID_SLOTS		64
+
+/*
+ * Why vtrr_decide() chose its client (section 3.1): the time-counter
+ * invariant, the VFT inequality, or a return to the head of the queue,
+ * which may end the scheduling cycle.
+ */
+enum vtrr_why {
+	VTRR_INVARIANT,
+	VTRR_VFT,
+	VTRR_HEAD,
+	VTRR_RESET,
 };
+
+struct vtrr_rq {
+	struct list_head	queue;		/* runnable clients, largest share first */
+	struct rb_root		shares;		/* first client of each share, by share */
+	struct sched_vtrr_entity *curr;		/* the current client */
+	struct sched_vtrr_entity *next;		/* the next one the scan looks at, NULL = head */
+	u64			qvt;		/* queue virtual time */
+	u64			total_shares;	/* sum of S */
+	u64			counter_sum;	/* sum of the time counters */
+	u64			cycle;		/* scheduling cycle, counts from 1 */
+	u64			last_id;	/* last id handed out */
+	u64			quantum;	/* Q in ns, read from the sysctl per decision */
+	u64			nr_resets;	/* scheduling cycles ended */
+	u32			last_counter;	/* the current client's counter */
+	unsigned int		nr_running;
+	bool			quantum_done;	/* the current client is done for now */
+	bool			push;		/* next pick queues a push */
+	unsigned long		next_balance;	/* jiffies */
+	struct sched_vtrr_entity *ids[VTRR_ID_SLOTS];	/* queued clients by id */
+};
+
+void vtrr_init_rq(struct vtrr_rq *vrq);
+u32 vtrr_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se);
+void vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se);
+void vtrr_remove(struct vtrr_rq *vrq, struct sched_vtrr_entity *se);
+struct sched_vtrr_entity *vtrr_decide(struct vtrr_rq *vrq, enum vtrr_why *why);
+bool vtrr_charge(struct vtrr_rq *vrq, struct sched_vtrr_entity *se, u64 delta);
+void init_vtrr_rq(struct rq *rq);
 
 struct bebs_rq {
 	unsigned int		nr_running;

@@ -2,32 +2,895 @@
 /*
  * Virtual-Time Round-Robin (VTRR) scheduling class
  *
- * Clients sit in a run queue sorted by share and are served round-robin,
- * one time quantum Q at a time. A time counter bounds how many quanta each
- * client may receive per scheduling cycle and the virtual finishing time
- * VFT decides, through the VFT inequality against the queue virtual time
- * QVT, whether the next client runs or the scan returns to the head. Every
- * decision is O(1) while the service error stays within a few quanta.
+ * Every client (task) has a share S. The runnable clients of a CPU sit in
+ * one run queue sorted from the largest share to the smallest, and are
+ * served one time quantum Q at a time, all quanta the same size. The
+ * scheduler keeps its place in the queue and, each time a quantum ends,
+ * looks only at the next client:
+ *
+ *  - the time-counter invariant: each client has a time counter, the
+ *    quanta it is still owed in this scheduling cycle, and counters never
+ *    increase along the queue. If the next client's counter is greater
+ *    than the current client's, it runs, without question;
+ *
+ *  - the VFT inequality: otherwise it runs if its virtual finishing time
+ *    VFT is less than one of its quanta (Q/S) ahead of the queue virtual
+ *    time QVT after the next quantum. QVT advances by Q/sum(S) per quantum
+ *    served; a client's VFT advances by Q/S per quantum it receives;
+ *
+ *  - the return to the head: if neither holds, or the scan ran off the end
+ *    of the queue, the first client (the largest share) runs. If its
+ *    counter is zero, every counter is, and the scheduling cycle ends:
+ *    the counters go back to the shares. This reset is done lazily, by
+ *    starting a new cycle number, so that no decision is O(n).
+ *
+ * The order of the queue only changes when clients come and go. A client
+ * that becomes runnable gets VFT = max(QVT + Q/S, its old VFT) (equations
+ * 7 and 8) and the share of the quanta left in the cycle (equation 9), no
+ * more than it had if it left in this same cycle, clamped between the
+ * counters of its neighbours to keep the invariant. It goes back between
+ * its last-previous and last-next clients when they are still queued and
+ * adjacent, looked up by identifier in a small table of queued clients so
+ * that a neighbour that exited is never dereferenced; otherwise an index
+ * of the first client of each share finds its place in O(log D) for D
+ * distinct shares. Picking, charging and the tick never scan clients.
+ *
+ * Real time is charged as it is used: a quantum is Q ns of run time (a
+ * client that blocks early keeps what it used towards its next one), and
+ * virtual time is kept in ns << VTRR_VT_SHIFT per unit of share, compared
+ * wrap-safely. Waking clients do not preempt: they wait for the scan.
+ *
+ * SMP: each CPU has its own run queue. Clients are placed on the CPU with
+ * the fewest shares, a CPU pulls a client when its last one leaves, and
+ * the tick pushes clients to a lighter CPU while that narrows the gap in
+ * total shares; see Documentation/scheduler/sched-vtrr.rst for the error
+ * this adds.
  *
  * Paper: J. Nieh, C. Vaill and H. Zhong, "Virtual-Time Round-Robin: an O(1)
  * proportional share scheduler", USENIX Annual Technical Conference 2001.
- *
- * Status: the class is linked into the hierarchy (see multisched.c for its
- * place) with its runqueue state, but it accepts no tasks yet: until the
- * algorithm above lands here, ms_check_attr() refuses SCHED_VTRR with EINVAL
- * and it cannot be chosen as the class of SCHED_NORMAL tasks, so
- * pick_task_vtrr() can never find a task.
  */
+#include <linux/hash.h>
 #include <linux/mmu_context.h>
+#include <linux/sysctl.h>
 
 #include "sched.h"
 
+#include <trace/events/multisched.h>
+
+/* Virtual time: ns << VTRR_VT_SHIFT per unit of share. */
+#define VTRR_VT_SHIFT		20
+/* Charges are capped so that the shift cannot overflow (~18 minutes). */
+#define VTRR_DELTA_MAX		(1ULL << 40)
+
+/* How often a CPU checks whether to push, and how many clients it scans. */
+#define VTRR_BALANCE_MS		20
+#define VTRR_BALANCE_SCAN	32
+
+/* Q, the time quantum, in ns: 1 ms (the tick) to 1 s. */
+static unsigned int sysctl_sched_vtrr_quantum = 4 * NSEC_PER_MSEC;
+static unsigned int vtrr_quantum_min = NSEC_PER_MSEC;
+static unsigned int vtrr_quantum_max = NSEC_PER_SEC;
+
+#ifdef CONFIG_SYSCTL
+static struct ctl_table vtrr_sysctls[] = {
+	{
+		.procname	= "sched_vtrr_quantum_ns",
+		.data		= &sysctl_sched_vtrr_quantum,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= &vtrr_quantum_min,
+		.extra2		= &vtrr_quantum_max,
+	},
+};
+
+static int __init vtrr_sysctl_init(void)
+{
+	register_sysctl_init("kernel", vtrr_sysctls);
+	return 0;
+}
+late_initcall(vtrr_sysctl_init);
+#endif /* CONFIG_SYSCTL */
+
+/*
+ * The algorithm. The functions down to vtrr_charge() work on a struct
+ * vtrr_rq and its clients alone, with no task or rq behind them, so that
+ * the KUnit simulation (multisched_test.c) runs exactly this code.
+ */
+
+/* Wrap-safe comparison of virtual times. */
+static inline bool vtrr_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+/* Virtual time of @delta ns at @shares: delta / shares, scaled. */
+static inline u64 vtrr_vt(u64 delta, u64 shares)
+{
+	return div64_u64(min(delta, VTRR_DELTA_MAX) << VTRR_VT_SHIFT, shares);
+}
+
+static struct sched_vtrr_entity *vtrr_first(struct vtrr_rq *vrq)
+{
+	return list_first_entry_or_null(&vrq->queue, struct sched_vtrr_entity,
+					run_node);
+}
+
+static struct sched_vtrr_entity *vtrr_last(struct vtrr_rq *vrq)
+{
+	if (list_empty(&vrq->queue))
+		return NULL;
+	return list_last_entry(&vrq->queue, struct sched_vtrr_entity, run_node);
+}
+
+static struct sched_vtrr_entity *vtrr_next_of(struct vtrr_rq *vrq,
+					      struct sched_vtrr_entity *se)
+{
+	if (list_is_last(&se->run_node, &vrq->queue))
+		return NULL;
+	return list_next_entry(se, run_node);
+}
+
+static struct sched_vtrr_entity *vtrr_prev_of(struct vtrr_rq *vrq,
+					      struct sched_vtrr_entity *se)
+{
+	if (list_is_first(&se->run_node, &vrq->queue))
+		return NULL;
+	return list_prev_entry(se, run_node);
+}
+
+/**
+ * vtrr_counter - a client's time counter
+ * @vrq:	its run queue
+ * @se:		the client
+ *
+ * The counters reset to the shares when a cycle ends; a counter written in
+ * an earlier cycle than the current one therefore reads as the share.
+ */
+u32 vtrr_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
+{
+	return se->cycle == vrq->cycle ? se->counter : se->share;
+}
+
+static void vtrr_set_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
+			     u32 counter)
+{
+	se->counter = counter;
+	se->cycle = vrq->cycle;
+}
+
+/* The table of queued clients by id that validates the hints. */
+static inline unsigned int vtrr_slot(u64 id)
+{
+	return hash_64(id, ilog2(VTRR_ID_SLOTS));
+}
+
+/*
+ * The queued client with @id, or NULL. Every pointer in the table is to a
+ * queued client (vtrr_remove() clears its slot), so it is alive; a slot
+ * taken over by a later client simply fails the id check.
+ */
+static struct sched_vtrr_entity *vtrr_lookup(struct vtrr_rq *vrq, u64 id)
+{
+	struct sched_vtrr_entity *se;
+
+	if (!id)
+		return NULL;
+	se = vrq->ids[vtrr_slot(id)];
+	return se && se->id == id ? se : NULL;
+}
+
+/*
+ * vtrr_hint_pos - where last-previous and last-next put @se, if still valid
+ * @prev:	set to the client @se goes after, NULL for the head
+ *
+ * Valid (section 3.2) if both are still queued, nothing came between them,
+ * and @se's share is no more than the previous one's and no less than the
+ * next one's. Ids are handed out afresh each time a client is queued, so
+ * a client that left and came back in between no longer matches.
+ */
+static bool vtrr_hint_pos(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
+			  struct sched_vtrr_entity **prev)
+{
+	struct sched_vtrr_entity *p = NULL, *n = NULL;
+
+	if (!se->hinted)
+		return false;
+	if (se->last_prev && !(p = vtrr_lookup(vrq, se->last_prev)))
+		return false;
+	if (se->last_next && !(n = vtrr_lookup(vrq, se->last_next)))
+		return false;
+	if ((p ? vtrr_next_of(vrq, p) : vtrr_first(vrq)) != n)
+		return false;
+	if ((p && p->share < se->share) || (n && n->share > se->share))
+		return false;
+	*prev = p;
+	return true;
+}
+
+/*
+ * The share index: the first client of each distinct share, largest share
+ * leftmost. Return the first client with a share below @share, which a
+ * client of @share goes just before (NULL: at the tail).
+ */
+static struct sched_vtrr_entity *vtrr_index_pos(struct vtrr_rq *vrq, u32 share)
+{
+	struct rb_node *n = vrq->shares.rb_node;
+	struct sched_vtrr_entity *next = NULL, *e;
+
+	while (n) {
+		e = rb_entry(n, struct sched_vtrr_entity, share_node);
+		if (e->share < share) {
+			next = e;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	return next;
+}
+
+static void vtrr_index_add(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
+{
+	struct rb_node **link = &vrq->shares.rb_node, *parent = NULL;
+	struct sched_vtrr_entity *e;
+
+	while (*link) {
+		parent = *link;
+		e = rb_entry(parent, struct sched_vtrr_entity, share_node);
+		link = se->share > e->share ? &parent->rb_left : &parent->rb_right;
+	}
+	rb_link_node(&se->share_node, parent, link);
+	rb_insert_color(&se->share_node, &vrq->shares);
+}
+
+/* Put @se in the queue after @prev (NULL: at the head); keep the index. */
+static void vtrr_link(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
+		      struct sched_vtrr_entity *prev)
+{
+	struct sched_vtrr_entity *next;
+
+	list_add(&se->run_node, prev ? &prev->run_node : &vrq->queue);
+	if (prev && prev->share == se->share)
+		return;
+	/* the first of its share now */
+	se->leader = 1;
+	next = vtrr_next_of(vrq, se);
+	if (next && next->share == se->share) {
+		rb_replace_node(&next->share_node, &se->share_node, &vrq->shares);
+		next->leader = 0;
+	} else {
+		vtrr_index_add(vrq, se);
+	}
+}
+
+static void vtrr_unlink(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
+{
+	struct sched_vtrr_entity *next = vtrr_next_of(vrq, se);
+
+	if (se->leader) {
+		if (next && next->share == se->share) {
+			rb_replace_node(&se->share_node, &next->share_node,
+					&vrq->shares);
+			next->leader = 1;
+		} else {
+			rb_erase(&se->share_node, &vrq->shares);
+		}
+		se->leader = 0;
+	}
+	list_del_init(&se->run_node);
+}
+
+/*
+ * vtrr_join_counter - the time counter of a client joining the queue
+ * @same_cycle:	it left in the cycle still running, with se->counter
+ *
+ * Equation 9: its share of the quanta left in the cycle, computed before
+ * it counts in the totals; no more than it had when it left in this same
+ * cycle; and between its neighbours' counters, to keep the invariant.
+ */
+static u32 vtrr_join_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
+			     bool same_cycle)
+{
+	struct sched_vtrr_entity *prev = vtrr_prev_of(vrq, se);
+	struct sched_vtrr_entity *next = vtrr_next_of(vrq, se);
+	u64 c = div64_u64((u64)se->share * vrq->counter_sum, vrq->total_shares);
+
+	if (same_cycle)
+		c = min_t(u64, c, se->counter);
+	if (prev)
+		c = min_t(u64, c, vtrr_counter(vrq, prev));
+	if (next)
+		c = max_t(u64, c, vtrr_counter(vrq, next));
+	return c;
+}
+
+/**
+ * vtrr_insert - a client becomes runnable
+ * @vrq:	the run queue, with its quantum set
+ * @se:		the client, with its share set
+ */
+void vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
+{
+	bool same_cycle = !se->fresh && se->cycle == vrq->cycle;
+	struct sched_vtrr_entity *prev, *next;
+	u64 vft;
+	u32 c;
+
+	if (!vtrr_hint_pos(vrq, se, &prev)) {
+		next = vtrr_index_pos(vrq, se->share);
+		prev = next ? vtrr_prev_of(vrq, next) : vtrr_last(vrq);
+	}
+	vtrr_link(vrq, se, prev);
+
+	if (!vrq->nr_running) {
+		/* the first client starts a cycle of its own */
+		vrq->cycle++;
+		c = se->share;
+	} else {
+		c = vtrr_join_counter(vrq, se, same_cycle);
+	}
+	vtrr_set_counter(vrq, se, c);
+
+	/* equation 7 for a new client, 8 for one that ran before */
+	vft = vrq->qvt + vtrr_vt(vrq->quantum, se->share);
+	if (se->fresh || vtrr_before(se->vft, vft))
+		se->vft = vft;
+	se->fresh = 0;
+	se->hinted = 0;
+
+	se->id = ++vrq->last_id;
+	vrq->ids[vtrr_slot(se->id)] = se;
+	se->on_rq = 1;
+	vrq->nr_running++;
+	WRITE_ONCE(vrq->total_shares, vrq->total_shares + se->share);
+	vrq->counter_sum += c;
+}
+
+/**
+ * vtrr_remove - a client stops being runnable
+ * @vrq:	its run queue
+ * @se:		the client
+ *
+ * It remembers its neighbours and its counter; its VFT stays as it is.
+ */
+void vtrr_remove(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
+{
+	struct sched_vtrr_entity *prev = vtrr_prev_of(vrq, se);
+	struct sched_vtrr_entity *next = vtrr_next_of(vrq, se);
+	u32 c = vtrr_counter(vrq, se);
+
+	se->last_prev = prev ? prev->id : 0;
+	se->last_next = next ? next->id : 0;
+	se->hinted = 1;
+	vtrr_set_counter(vrq, se, c);
+
+	vtrr_unlink(vrq, se);
+	if (vrq->ids[vtrr_slot(se->id)] == se)
+		vrq->ids[vtrr_slot(se->id)] = NULL;
+	if (vrq->next == se)
+		vrq->next = next;
+	if (vrq->curr == se)
+		vrq->curr = NULL;
+
+	se->on_rq = 0;
+	vrq->nr_running--;
+	WRITE_ONCE(vrq->total_shares, vrq->total_shares - se->share);
+	vrq->counter_sum -= c;
+}
+
+/* Make @se the current client: the scan goes on from it. */
+static void vtrr_set_curr(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
+{
+	vrq->curr = se;
+	vrq->next = vtrr_next_of(vrq, se);
+	vrq->last_counter = vtrr_counter(vrq, se);
+	vrq->quantum_done = false;
+}
+
+/* Equation 6: VFT - QVT(t + Q) < Q/S. */
+static bool vtrr_vft_ok(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
+{
+	u64 qvt_next = vrq->qvt + vtrr_vt(vrq->quantum, vrq->total_shares);
+
+	return (s64)(se->vft - qvt_next) <
+	       (s64)vtrr_vt(vrq->quantum, se->share);
+}
+
+/**
+ * vtrr_decide - the client to serve for the next quantum (section 3.1)
+ * @vrq:	the run queue
+ * @why:	set to the rule that chose it
+ *
+ * Return: the client, now the current one, or NULL if the queue is empty.
+ */
+struct sched_vtrr_entity *vtrr_decide(struct vtrr_rq *vrq, enum vtrr_why *why)
+{
+	struct sched_vtrr_entity *se = vrq->next;
+	u32 c;
+
+	if (se) {
+		c = vtrr_counter(vrq, se);
+		if (c > vrq->last_counter)
+			*why = VTRR_INVARIANT;
+		else if (c && vtrr_vft_ok(vrq, se))
+			*why = VTRR_VFT;
+		else
+			se = NULL;
+	}
+	if (!se) {
+		se = vtrr_first(vrq);
+		if (!se)
+			return NULL;
+		*why = VTRR_HEAD;
+		if (!vtrr_counter(vrq, se)) {
+			/* the largest counter is zero: the cycle is over */
+			vrq->cycle++;
+			vrq->counter_sum = vrq->total_shares;
+			vrq->nr_resets++;
+			*why = VTRR_RESET;
+		}
+	}
+	vtrr_set_curr(vrq, se);
+	return se;
+}
+
+/**
+ * vtrr_charge - charge @delta ns of run time to the queued client @se
+ * @vrq:	its run queue
+ * @se:		the client
+ * @delta:	ns it ran
+ *
+ * Its VFT advances by delta/S and QVT by delta/sum(S) (equations 4 and 5);
+ * each whole quantum it completes takes one off its counter.
+ *
+ * Return: whether it completed a quantum.
+ */
+bool vtrr_charge(struct vtrr_rq *vrq, struct sched_vtrr_entity *se, u64 delta)
+{
+	u64 n;
+	u32 c;
+
+	se->vft += vtrr_vt(delta, se->share);
+	if (vrq->total_shares)
+		vrq->qvt += vtrr_vt(delta, vrq->total_shares);
+	se->service += delta;
+	se->quantum_used += delta;
+	if (se->quantum_used < vrq->quantum)
+		return false;
+
+	n = div64_u64_rem(se->quantum_used, vrq->quantum, &se->quantum_used);
+	c = vtrr_counter(vrq, se);
+	n = min_t(u64, n, c);
+	vtrr_set_counter(vrq, se, c - n);
+	vrq->counter_sum -= n;
+	if (se == vrq->curr) {
+		vrq->last_counter = se->counter;
+		vrq->quantum_done = true;
+	}
+	return true;
+}
+
+void vtrr_init_rq(struct vtrr_rq *vrq)
+{
+	memset(vrq, 0, sizeof(*vrq));
+	INIT_LIST_HEAD(&vrq->queue);
+	vrq->shares = RB_ROOT;
+	vrq->cycle = 1;
+	vrq->quantum = READ_ONCE(sysctl_sched_vtrr_quantum);
+}
+
+/* The class. */
+
+static inline struct sched_vtrr_entity *vtrr_se(struct task_struct *p)
+{
+	return &p->ms.vtrr;
+}
+
+static inline struct task_struct *vtrr_task_of(struct sched_vtrr_entity *se)
+{
+	return container_of(se, struct task_struct, ms.vtrr);
+}
+
+/* rq->curr, which is __rcu for lockless readers; we hold the rq lock. */
+static inline struct task_struct *vtrr_rq_curr(struct rq *rq)
+{
+	return rcu_dereference_protected(rq->curr,
+					 lockdep_is_held(__rq_lockp(rq)));
+}
+
+/* S: the share asked for, or the weight of the nice value. */
+static u32 vtrr_share(struct task_struct *p)
+{
+	return p->ms.weight ?: sched_prio_to_weight[p->static_prio - MAX_RT_PRIO];
+}
+
+static const char *const vtrr_why_name[] = {
+	[VTRR_INVARIANT]	= "invariant",
+	[VTRR_VFT]		= "vft",
+	[VTRR_HEAD]		= "head",
+	[VTRR_RESET]		= "reset",
+};
+
+static void update_curr_vtrr(struct rq *rq)
+{
+	struct task_struct *curr = vtrr_rq_curr(rq);
+	s64 delta;
+
+	if (curr->sched_class != &vtrr_sched_class || !vtrr_se(curr)->on_rq)
+		return;
+	delta = update_curr_common(rq);
+	if (delta > 0)
+		vtrr_charge(&rq->ms.vtrr, vtrr_se(curr), delta);
+}
+
+static void enqueue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sched_vtrr_entity *se = vtrr_se(p);
+	struct vtrr_rq *vrq = &rq->ms.vtrr;
+
+	se->share = vtrr_share(p);
+	vrq->quantum = READ_ONCE(sysctl_sched_vtrr_quantum);
+	vtrr_insert(vrq, se);
+	add_nr_running(rq, 1);
+}
+
+static bool dequeue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
+{
+	update_curr_vtrr(rq);
+	vtrr_remove(&rq->ms.vtrr, vtrr_se(p));
+	sub_nr_running(rq, 1);
+	return true;
+}
+
+#ifdef CONFIG_SMP
+static void vtrr_trigger_push(struct rq *rq);
+#else
+static inline void vtrr_trigger_push(struct rq *rq) { }
+#endif
+
 static struct task_struct *pick_task_vtrr(struct rq *rq)
 {
-	WARN_ON_ONCE(rq->ms.vtrr.nr_running);
-	return NULL;
+	struct vtrr_rq *vrq = &rq->ms.vtrr;
+	struct sched_vtrr_entity *se = vrq->curr;
+	enum vtrr_why why;
+	u64 cycle;
+
+	update_curr_vtrr(rq);
+	/* a client preempted by a higher class finishes its quantum */
+	if (se && se->on_rq && !vrq->quantum_done)
+		return vtrr_task_of(se);
+
+	vrq->quantum = READ_ONCE(sysctl_sched_vtrr_quantum);
+	cycle = vrq->cycle;
+	se = vtrr_decide(vrq, &why);
+	if (!se)
+		return NULL;
+	if (vrq->cycle != cycle)
+		trace_vtrr_reset(cpu_of(rq), vrq->cycle, vrq->nr_running,
+				 vrq->total_shares);
+	trace_vtrr_pick(vtrr_task_of(se), se->share, vrq->last_counter,
+			se->vft, vrq->qvt, vtrr_why_name[why]);
+	return vtrr_task_of(se);
+}
+
+static void put_prev_task_vtrr(struct rq *rq, struct task_struct *p,
+			       struct task_struct *next)
+{
+	update_curr_vtrr(rq);
+}
+
+static void set_next_task_vtrr(struct rq *rq, struct task_struct *p, bool first)
+{
+	struct vtrr_rq *vrq = &rq->ms.vtrr;
+
+	p->se.exec_start = rq_clock_task(rq);
+	/* picked, or put back after a change: the scan goes on from it */
+	if (vrq->curr != vtrr_se(p))
+		vtrr_set_curr(vrq, vtrr_se(p));
+}
+
+static void task_tick_vtrr(struct rq *rq, struct task_struct *p, int queued)
+{
+	update_curr_vtrr(rq);
+	if (rq->ms.vtrr.quantum_done)
+		resched_curr(rq);
+	vtrr_trigger_push(rq);
+}
+
+/*
+ * A waking client waits for the scan to reach it, as in the paper: it is
+ * in the queue with its counter and VFT, and the running client finishes
+ * its quantum. Preemption across classes is the core's business.
+ */
+static void wakeup_preempt_vtrr(struct rq *rq, struct task_struct *p, int flags)
+{
+}
+
+static void yield_task_vtrr(struct rq *rq)
+{
+	rq->ms.vtrr.quantum_done = true;
+}
+
+static void task_fork_vtrr(struct task_struct *p)
+{
+	vtrr_se(p)->fresh = 1;
+}
+
+/*
+ * A client that joins VTRR, or comes back to it after a priority-
+ * inheritance boost, is new to this queue (equation 7), unless it left
+ * with a VFT ahead of QVT: it keeps that lead, so that a boost does not
+ * wipe what it owes.
+ */
+static void switching_to_vtrr(struct rq *rq, struct task_struct *p)
+{
+	struct sched_vtrr_entity *se = vtrr_se(p);
+
+	se->fresh = se->lag <= 0;
+	if (se->lag > 0)
+		se->vft = rq->ms.vtrr.qvt + se->lag;
+	se->lag = 0;
+	se->hinted = 0;
+	se->quantum_used = 0;
+}
+
+static void switched_from_vtrr(struct rq *rq, struct task_struct *p)
+{
+	struct sched_vtrr_entity *se = vtrr_se(p);
+
+	se->lag = se->vft - rq->ms.vtrr.qvt;
+}
+
+static void switched_to_vtrr(struct rq *rq, struct task_struct *p)
+{
+	if (task_on_rq_queued(p) && vtrr_rq_curr(rq) != p)
+		wakeup_preempt(rq, p, 0);
+}
+
+static void prio_changed_vtrr(struct rq *rq, struct task_struct *p, int oldprio)
+{
+	/* set_user_nice() dequeued and enqueued it: the share is re-read. */
+}
+
+static unsigned int get_rr_interval_vtrr(struct rq *rq, struct task_struct *p)
+{
+	return nsecs_to_jiffies(READ_ONCE(sysctl_sched_vtrr_quantum));
+}
+
+#ifdef CONFIG_SMP
+/*
+ * Place a waking or new client: it stays on its CPU unless another
+ * allowed one has fewer VTRR shares by at least its own. The totals are
+ * read without their locks: placement is a hint, balancing corrects it.
+ */
+static int select_task_rq_vtrr(struct task_struct *p, int cpu, int flags)
+{
+	u64 best_load, load, share = vtrr_share(p);
+	int i, best = cpu;
+
+	if (p->nr_cpus_allowed == 1 || !(flags & (WF_TTWU | WF_FORK)))
+		return cpu;
+
+	best_load = READ_ONCE(cpu_rq(cpu)->ms.vtrr.total_shares);
+	if (best_load < share)
+		return cpu;
+	best_load -= share;
+	for_each_cpu_and(i, p->cpus_ptr, cpu_active_mask) {
+		load = READ_ONCE(cpu_rq(i)->ms.vtrr.total_shares);
+		if (load <= best_load) {
+			best_load = load;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/*
+ * VFT is relative to the QVT of the CPU a client runs on: carry its lead
+ * over. Its hints and its counter belong to the old queue.
+ */
+static void migrate_task_rq_vtrr(struct task_struct *p, int new_cpu)
+{
+	struct sched_vtrr_entity *se = vtrr_se(p);
+	u64 old_qvt = READ_ONCE(task_rq(p)->ms.vtrr.qvt);
+	u64 new_qvt = READ_ONCE(cpu_rq(new_cpu)->ms.vtrr.qvt);
+
+	se->vft = se->vft - old_qvt + new_qvt;
+	se->hinted = 0;
+	se->cycle = 0;
+}
+
+/*
+ * vtrr_movable - the client to move from @src to @dst
+ * @gap:	@src's total shares minus @dst's
+ *
+ * The largest-share queued, not running, client that may run on @dst and
+ * has a share below @gap, so that moving it narrows the gap; scans at
+ * most VTRR_BALANCE_SCAN clients from the tail, the smallest shares.
+ */
+static struct task_struct *vtrr_movable(struct rq *src, struct rq *dst, u64 gap)
+{
+	struct vtrr_rq *vrq = &src->ms.vtrr;
+	struct task_struct *best = NULL, *p;
+	struct sched_vtrr_entity *se;
+	int scan = 0;
+
+	list_for_each_entry_reverse(se, &vrq->queue, run_node) {
+		if (++scan > VTRR_BALANCE_SCAN)
+			break;
+		p = vtrr_task_of(se);
+		if (task_on_cpu(src, p) || is_migration_disabled(p) ||
+		    !cpumask_test_cpu(cpu_of(dst), p->cpus_ptr))
+			continue;
+		if (se->share < gap && (!best || se->share > vtrr_se(best)->share))
+			best = p;
+	}
+	return best;
+}
+
+/* Both runqueues are locked. */
+static bool vtrr_move_one(struct rq *src, struct rq *dst)
+{
+	u64 src_load = src->ms.vtrr.total_shares;
+	u64 dst_load = dst->ms.vtrr.total_shares;
+	struct task_struct *p;
+
+	if (src->ms.vtrr.nr_running < 2 || src_load <= dst_load)
+		return false;
+	p = vtrr_movable(src, dst, src_load - dst_load);
+	if (!p)
+		return false;
+	deactivate_task(src, p, 0);
+	set_task_cpu(p, cpu_of(dst));
+	activate_task(dst, p, 0);
+	wakeup_preempt(dst, p, 0);
+	return true;
+}
+
+/* The other active CPU with the fewest VTRR shares. */
+static struct rq *vtrr_lightest(struct rq *rq)
+{
+	u64 best_load = U64_MAX, load;
+	struct rq *best = NULL;
+	int cpu;
+
+	for_each_cpu(cpu, cpu_active_mask) {
+		if (cpu == cpu_of(rq))
+			continue;
+		load = READ_ONCE(cpu_rq(cpu)->ms.vtrr.total_shares);
+		if (load < best_load) {
+			best_load = load;
+			best = cpu_rq(cpu);
+		}
+	}
+	return best;
+}
+
+/* The other active CPU with two or more VTRR clients and the most shares. */
+static struct rq *vtrr_heaviest(struct rq *rq)
+{
+	u64 best_load = 0, load;
+	struct rq *best = NULL;
+	int cpu;
+
+	for_each_cpu(cpu, cpu_active_mask) {
+		if (cpu == cpu_of(rq) ||
+		    READ_ONCE(cpu_rq(cpu)->ms.vtrr.nr_running) < 2)
+			continue;
+		load = READ_ONCE(cpu_rq(cpu)->ms.vtrr.total_shares);
+		if (load > best_load) {
+			best_load = load;
+			best = cpu_rq(cpu);
+		}
+	}
+	return best;
+}
+
+static DEFINE_PER_CPU(struct balance_callback, vtrr_push_head);
+
+/* Balance callback: push to the lightest CPU while that narrows the gap. */
+static void vtrr_push(struct rq *rq)
+{
+	struct rq *dst = vtrr_lightest(rq);
+	int moved = 0;
+
+	if (!dst)
+		return;
+	double_lock_balance(rq, dst);
+	if (cpu_active(cpu_of(dst)))
+		while (moved < 4 && vtrr_move_one(rq, dst))
+			moved++;
+	double_unlock_balance(rq, dst);
+}
+
+/*
+ * From the tick: if a client here could narrow a gap, have the next
+ * schedule queue the push from balance_vtrr(); balance callbacks must be
+ * queued inside __schedule(), not from the tick.
+ */
+static void vtrr_trigger_push(struct rq *rq)
+{
+	struct vtrr_rq *vrq = &rq->ms.vtrr;
+	struct rq *dst;
+	u64 dst_load;
+
+	if (vrq->nr_running < 2 || time_before(jiffies, vrq->next_balance))
+		return;
+	vrq->next_balance = jiffies + msecs_to_jiffies(VTRR_BALANCE_MS);
+
+	dst = vtrr_lightest(rq);
+	if (!dst)
+		return;
+	dst_load = READ_ONCE(dst->ms.vtrr.total_shares);
+	if (dst_load >= vrq->total_shares ||
+	    !vtrr_movable(rq, dst, vrq->total_shares - dst_load))
+		return;
+	vrq->push = true;
+	resched_curr(rq);
+}
+
+/* This CPU's last VTRR client left: pull one from the heaviest CPU. */
+static void vtrr_pull(struct rq *rq)
+{
+	struct rq *src = vtrr_heaviest(rq);
+
+	if (!src)
+		return;
+	double_lock_balance(rq, src);
+	vtrr_move_one(src, rq);
+	double_unlock_balance(rq, src);
+}
+
+static int balance_vtrr(struct rq *rq, struct task_struct *prev,
+			struct rq_flags *rf)
+{
+	struct vtrr_rq *vrq = &rq->ms.vtrr;
+
+	if (vrq->push) {
+		vrq->push = false;
+		queue_balance_callback(rq, &per_cpu(vtrr_push_head, cpu_of(rq)),
+				       vtrr_push);
+	}
+	if (!vrq->nr_running && cpu_active(cpu_of(rq)) &&
+	    prev->sched_class == &vtrr_sched_class) {
+		rq_unpin_lock(rq, rf);
+		vtrr_pull(rq);
+		rq_repin_lock(rq, rf);
+	}
+	return vrq->nr_running > 0;
+}
+#endif /* CONFIG_SMP */
+
+void init_vtrr_rq(struct rq *rq)
+{
+	vtrr_init_rq(&rq->ms.vtrr);
 }
 
 DEFINE_SCHED_CLASS(vtrr) = {
-	.pick_task	= pick_task_vtrr,
+	.enqueue_task		= enqueue_task_vtrr,
+	.dequeue_task		= dequeue_task_vtrr,
+	.yield_task		= yield_task_vtrr,
+	.wakeup_preempt		= wakeup_preempt_vtrr,
+	.pick_task		= pick_task_vtrr,
+	.put_prev_task		= put_prev_task_vtrr,
+	.set_next_task		= set_next_task_vtrr,
+#ifdef CONFIG_SMP
+	.balance		= balance_vtrr,
+	.select_task_rq		= select_task_rq_vtrr,
+	.migrate_task_rq	= migrate_task_rq_vtrr,
+	.set_cpus_allowed	= set_cpus_allowed_common,
+#endif
+	.task_tick		= task_tick_vtrr,
+	.task_fork		= task_fork_vtrr,
+	.switching_to		= switching_to_vtrr,
+	.switched_from		= switched_from_vtrr,
+	.switched_to		= switched_to_vtrr,
+	.prio_changed		= prio_changed_vtrr,
+	.get_rr_interval	= get_rr_interval_vtrr,
+	.update_curr		= update_curr_vtrr,
 };
+
+#ifdef CONFIG_SCHED_MULTISCHED_KUNIT_TEST
+#include "vtrr_test.c"
+#endif

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bvt_spread [-t SECS] [-e POINTS] [-H] W1 W2 ...
+ * bvt_spread [-p bvt|vtrr] [-t SECS] [-e POINTS] [-H] W1 W2 ...
  *
- * Weighted load balancing of SCHED_BVT across CPUs: one CPU-bound
- * SCHED_BVT child per weight, all pinned to CPU 0 at first. After a
+ * Weighted load balancing of SCHED_BVT (or, with -p vtrr, SCHED_VTRR,
+ * weights being shares) across CPUs: one CPU-bound child per weight, all pinned to CPU 0 at first. After a
  * second every child's affinity is widened to all CPUs; after 2 s more
  * for the balancer to spread them, each child's CPU time over SECS
  * seconds (default 4), as a share of one CPU's wall time, is compared
@@ -186,15 +186,19 @@ int main(int argc, char **argv)
 {
 	struct sched_param fifo = { .sched_priority = 10 };
 	int secs = 4, hotplug = 0, n = 0, i, opt, fd[2], ready = 0, bad = 0;
+	int policy = SCHED_BVT;
 	unsigned int w[MAX_HOGS];
 	double tol = 10.0;
 	char c;
 
-	while ((opt = getopt(argc, argv, "t:e:H")) != -1) {
+	while ((opt = getopt(argc, argv, "p:t:e:H")) != -1) {
 		switch (opt) {
 		case 't': secs = atoi(optarg); break;
 		case 'e': tol = atof(optarg); break;
 		case 'H': hotplug = 1; break;
+		case 'p':
+			policy = !strcmp(optarg, "vtrr") ? SCHED_VTRR : SCHED_BVT;
+			break;
 		default: return 2;
 		}
 	}
@@ -223,7 +227,7 @@ int main(int argc, char **argv)
 		}
 		if (!pid[nr_pids]) {
 			close(fd[0]);
-			ms_bvt_hog(fd[1], 0, w[i], 0, "bvt_spread");
+			ms_hog(fd[1], 0, policy, w[i], 0, "bvt_spread");
 		}
 		nr_pids++;
 	}

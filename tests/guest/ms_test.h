@@ -43,18 +43,18 @@ static inline unsigned long long cpu_ns(pid_t pid)
 }
 
 /*
- * A CPU hog in a forked child: enter SCHED_BVT with @weight and @flags
+ * A CPU hog in a forked child: enter @policy with @weight and @flags
  * first and only then move to @cpu, so that it never waits as SCHED_OTHER
- * behind the BVT hogs already there. Reports '1' (ready) or '0' (failed)
+ * behind the hogs already there. Reports '1' (ready) or '0' (failed)
  * on @fd, then spins until killed; it dies with its parent.
  */
 static inline void __attribute__((noreturn))
-ms_bvt_hog(int fd, int cpu, unsigned int weight, unsigned int flags,
-	   const char *who)
+ms_hog(int fd, int cpu, int policy, unsigned int weight, unsigned int flags,
+       const char *who)
 {
 	struct sched_attr a = {
 		.size = sizeof(a),
-		.sched_policy = SCHED_BVT,
+		.sched_policy = policy,
 		.sched_weight = weight,
 		.sched_ms_flags = flags,
 	};
@@ -77,6 +77,13 @@ ms_bvt_hog(int fd, int cpu, unsigned int weight, unsigned int flags,
 	close(fd);
 	for (;;)
 		;
+}
+
+static inline void __attribute__((noreturn))
+ms_bvt_hog(int fd, int cpu, unsigned int weight, unsigned int flags,
+	   const char *who)
+{
+	ms_hog(fd, cpu, SCHED_BVT, weight, flags, who);
 }
 
 #endif /* MS_TEST_H */

@@ -2,6 +2,7 @@
 #ifndef _LINUX_SCHED_MULTISCHED_H
 #define _LINUX_SCHED_MULTISCHED_H
 
+#include <linux/list.h>
 #include <linux/rbtree.h>
 #include <linux/types.h>
 
@@ -36,6 +37,34 @@ struct sched_bvt_entity {
 };
 
 /*
+ * struct sched_vtrr_entity - a task's Virtual-Time Round-Robin state
+ *
+ * Protected by the task's rq lock; migrate_task_rq_vtrr() rebases @vft
+ * holding only the pi_lock while the task is not queued, as set_task_cpu()
+ * allows. @last_prev and @last_next are identifiers, never pointers: the
+ * run queue looks them up in its table of queued clients before it trusts
+ * them, so a neighbour that has since exited is never dereferenced.
+ */
+struct sched_vtrr_entity {
+	struct list_head run_node;	/* in the run queue, largest share first */
+	struct rb_node	share_node;	/* in the share index while first of its share */
+	u64		vft;		/* virtual finishing time */
+	u64		id;		/* identifies this stay on the run queue */
+	u64		last_prev;	/* id of the client before it when removed */
+	u64		last_next;	/* id of the client after it when removed */
+	u64		cycle;		/* scheduling cycle @counter belongs to */
+	u64		quantum_used;	/* ns run towards its next quantum */
+	u64		service;	/* ns received in VTRR */
+	s64		lag;		/* VFT lead over QVT to start with (class change) */
+	u32		share;		/* S, the effective share */
+	u32		counter;	/* time counter, valid while @cycle is current */
+	unsigned int	on_rq:1;
+	unsigned int	leader:1;	/* first client of its share: in the share index */
+	unsigned int	hinted:1;	/* @last_prev and @last_next are worth a look */
+	unsigned int	fresh:1;	/* no VFT of its own yet: equation 7, not 8 */
+};
+
+/*
  * struct sched_ms_entity - a task's multisched parameters
  *
  * What sched_setattr(2) stored for a task in one of the multisched
@@ -44,7 +73,7 @@ struct sched_bvt_entity {
  * task's rq lock and pi_lock (from __sched_setscheduler()); a class reads
  * them under the rq lock. @bvt is run-time state, not a parameter: it
  * survives policy changes because SCHED_NORMAL tasks run in BVT when BVT
- * is the normal class.
+ * is the normal class; so does @vtrr.
  */
 struct sched_ms_entity {
 	u32		weight;		/* requested weight, 0 = from nice */
@@ -57,6 +86,7 @@ struct sched_ms_entity {
 	u64		period;		/* BEBS/RBS period, ns */
 
 	struct sched_bvt_entity	bvt;	/* run-time state, not parameters */
+	struct sched_vtrr_entity vtrr;	/* run-time state, not parameters */
 };
 
 #ifdef CONFIG_SCHED_BVT

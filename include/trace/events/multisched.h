@@ -119,6 +119,52 @@ TRACE_EVENT(bvt_pick,
 		      __entry->avt, __entry->svt, __get_str(why))
 );
 
+/*
+ * vtrr_pick - the VTRR class chose @p for the next quantum: by the time-
+ * counter "invariant", the "vft" inequality, a return to the "head", or a
+ * "reset" (a return to the head that ended the scheduling cycle)
+ */
+TRACE_EVENT(vtrr_pick,
+	    TP_PROTO(struct task_struct *p, u32 share, u32 counter, u64 vft,
+		     u64 qvt, const char *why),
+	    TP_ARGS(p, share, counter, vft, qvt, why),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u32, share)
+			     __field(u32, counter)
+			     __field(u64, vft)
+			     __field(u64, qvt)
+			     __string(why, why)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->share = share;
+			   __entry->counter = counter;
+			   __entry->vft = vft;
+			   __entry->qvt = qvt;
+			   __assign_str(why)),
+	    TP_printk("pid=%d share=%u counter=%u VFT=%llu QVT=%llu why=%s",
+		      __entry->pid, __entry->share, __entry->counter,
+		      __entry->vft, __entry->qvt, __get_str(why))
+);
+
+/*
+ * vtrr_reset - a VTRR scheduling cycle ended on @cpu: the time counters of
+ * its @nr clients are their shares again (done lazily, by cycle number)
+ */
+TRACE_EVENT(vtrr_reset,
+	    TP_PROTO(int cpu, u64 cycle, unsigned int nr, u64 total_shares),
+	    TP_ARGS(cpu, cycle, nr, total_shares),
+	    TP_STRUCT__entry(__field(int, cpu)
+			     __field(u64, cycle)
+			     __field(unsigned int, nr)
+			     __field(u64, total_shares)),
+	    TP_fast_assign(__entry->cpu = cpu;
+			   __entry->cycle = cycle;
+			   __entry->nr = nr;
+			   __entry->total_shares = total_shares),
+	    TP_printk("cpu=%d cycle=%llu clients=%u total_shares=%llu",
+		      __entry->cpu, __entry->cycle, __entry->nr,
+		      __entry->total_shares)
+);
+
 #endif /* _TRACE_MULTISCHED_H */
 
 /* This part must be outside protection */

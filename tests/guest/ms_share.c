@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bvt_share [-c CPU] [-t SECS] [-e POINTS] [-s SLEEPER_SECS] [-N] W1 W2 ...
+ * ms_share [-p bvt|vtrr] [-c CPU] [-t SECS] [-e POINTS] [-s SLEEPER_SECS]
+ *          [-N] W1 W2 ...
  *
- * Weighted sharing under SCHED_BVT (figures 1 and 2 of the BVT paper):
- * one CPU-bound child per weight, all pinned to CPU (default 1), each in
- * SCHED_BVT with its weight. After SECS seconds (default 10) the CPU time
+ * Weighted sharing under SCHED_BVT (figures 1 and 2 of the BVT paper) or,
+ * with -p vtrr, SCHED_VTRR (section 5.3 of the VTRR paper): one CPU-bound
+ * child per weight, all pinned to CPU (default 1), each in the policy
+ * with its weight (its share, for VTRR). After SECS seconds (default 10) the CPU time
  * each received, from /proc/PID/schedstat, is compared with its weight's
  * share. With -s, the first child sleeps for the first SLEEPER_SECS
  * seconds (figure 2) and the shares are measured over the time after it
@@ -55,12 +57,20 @@ int main(int argc, char **argv)
 	unsigned long long before[MAX_HOGS], after[MAX_HOGS], total = 0;
 	double tol = 2.0, wsum = 0;
 	int cpu = 1, secs = 10, sleeper = 0, n = 0, i, opt, bad = 0;
-	int nice_mode = 0, nice[MAX_HOGS];
+	int nice_mode = 0, nice[MAX_HOGS], policy = SCHED_BVT;
 	unsigned int w[MAX_HOGS];
 	pid_t pid[MAX_HOGS];
 
-	while ((opt = getopt(argc, argv, "c:t:e:s:N")) != -1) {
+	while ((opt = getopt(argc, argv, "p:c:t:e:s:N")) != -1) {
 		switch (opt) {
+		case 'p':
+			if (!strcmp(optarg, "bvt"))
+				policy = SCHED_BVT;
+			else if (!strcmp(optarg, "vtrr"))
+				policy = SCHED_VTRR;
+			else
+				return 2;
+			break;
 		case 'c': cpu = atoi(optarg); break;
 		case 't': secs = atoi(optarg); break;
 		case 'e': tol = atof(optarg); break;
@@ -88,7 +98,7 @@ int main(int argc, char **argv)
 		if (!pid[i]) {
 			struct sched_attr a = {
 				.size = sizeof(a),
-				.sched_policy = SCHED_BVT,
+				.sched_policy = policy,
 				.sched_weight = w[i],
 			};
 			cpu_set_t set;
@@ -98,7 +108,7 @@ int main(int argc, char **argv)
 			if (sched_setaffinity(0, sizeof(set), &set) ||
 			    (nice_mode && setpriority(PRIO_PROCESS, 0, nice[i])) ||
 			    (!nice_mode && syscall(SYS_sched_setattr, 0, &a, 0))) {
-				perror("bvt_share: child setup");
+				perror("ms_share: child setup");
 				_exit(1);
 			}
 			if (i == 0 && sleeper)
@@ -122,7 +132,7 @@ int main(int argc, char **argv)
 		waitpid(pid[i], NULL, 0);
 	}
 	if (!total) {
-		printf("bvt_share: no CPU time measured\n");
+		printf("ms_share: no CPU time measured\n");
 		return 1;
 	}
 
@@ -137,7 +147,7 @@ int main(int argc, char **argv)
 				 nice[i], w[i]);
 		else
 			snprintf(what, sizeof(what), "weight %u", w[i]);
-		printf("bvt_share: %s got %.1f%% expected %.1f%% (+-%.1f)%s\n",
+		printf("ms_share: %s got %.1f%% expected %.1f%% (+-%.1f)%s\n",
 		       what, got, want, tol, ok ? "" : "  <-- out of tolerance");
 		bad |= !ok;
 	}

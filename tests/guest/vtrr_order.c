@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vtrr_order [-c CPU] [-t SECS] [-q]
+ *
+ * The order of section 3.1 of the VTRR paper: clients A, B and C with
+ * shares 3, 2 and 1 on one CPU are served A, B, C, A, B, A, and again.
+ *
+ * The three hogs must start together, with VFTs from one QVT, as in the
+ * paper's example: the parent holds CPU (default 1) as SCHED_FIFO while it
+ * forks them (C, B, A); each enters SCHED_VTRR and is then kept off the
+ * CPU by the parent until all three are queued. The parent enables the
+ * vtrr_pick tracepoint and sleeps SECS seconds (default 2); the trace is
+ * cut into scheduling cycles at the picks that reset the counters, and
+ * the order within each complete cycle is compared with ABCABA.
+ *
+ * Prints the first cycles and the count that match; exits 1 unless at
+ * least 20 complete cycles were seen and 90% of them match.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "ms_test.h"
+
+#define TRACING	"/sys/kernel/tracing"
+#define MAX_PICKS 8192
+
+static int write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(s, f) < 0 ? -1 : 0;
+	if (fclose(f))
+		ret = -1;
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned int share[3] = { 3, 2, 1 };
+	static char seq[MAX_PICKS], reset[MAX_PICKS];
+	struct sched_param fifo = { .sched_priority = 50 };
+	int cpu = 1, secs = 2, quiet = 0, opt, i, n = 0;
+	int cycles = 0, good = 0, shown = 0, start = -1;
+	pid_t pid[3];
+	int fd[2];
+	cpu_set_t set;
+	char line[512], why[16], c;
+	FILE *f;
+
+	while ((opt = getopt(argc, argv, "c:t:q")) != -1) {
+		switch (opt) {
+		case 'c': cpu = atoi(optarg); break;
+		case 't': secs = atoi(optarg); break;
+		case 'q': quiet = 1; break;
+		default: return 2;
+		}
+	}
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    sched_setscheduler(0, SCHED_FIFO, &fifo) || pipe(fd)) {
+		perror("vtrr_order: setup");
+		return 2;
+	}
+
+	/* C first, A last: A is the last to run before the parent sleeps */
+	for (i = 2; i >= 0; i--) {
+		pid[i] = fork();
+		if (!pid[i]) {
+			struct sched_attr a = {
+				.size = sizeof(a),
+				.sched_policy = SCHED_VTRR,
+				.sched_weight = share[i],
+			};
+
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			c = syscall(SYS_sched_setattr, 0, &a, 0) ? '0' : '1';
+			if (c == '0')
+				perror("vtrr_order: child: sched_setattr");
+			if (write(fd[1], &c, 1) != 1 || c != '1')
+				_exit(1);
+			for (;;)
+				;
+		}
+		if (pid[i] < 0 || read(fd[0], &c, 1) != 1 || c != '1') {
+			fprintf(stderr, "vtrr_order: a hog failed to start\n");
+			return 2;
+		}
+	}
+
+	write_file(TRACING "/events/multisched/vtrr_pick/enable", "0");
+	write_file(TRACING "/trace", "");
+	if (write_file(TRACING "/events/multisched/vtrr_pick/enable", "1")) {
+		perror("vtrr_order: enable vtrr_pick");
+		return 2;
+	}
+	sleep(secs);
+	write_file(TRACING "/events/multisched/vtrr_pick/enable", "0");
+	for (i = 0; i < 3; i++) {
+		kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
+	}
+
+	f = fopen(TRACING "/trace", "r");
+	if (!f) {
+		perror("vtrr_order: trace");
+		return 2;
+	}
+	while (fgets(line, sizeof(line), f) && n < MAX_PICKS) {
+		char *p = strstr(line, "vtrr_pick: pid=");
+		int tp;
+
+		if (!p || sscanf(p, "vtrr_pick: pid=%d", &tp) != 1)
+			continue;
+		p = strstr(p, "why=");
+		if (!p || sscanf(p, "why=%15s", why) != 1)
+			continue;
+		for (i = 0; i < 3; i++) {
+			if (tp == pid[i]) {
+				seq[n] = 'A' + i;
+				reset[n++] = !strcmp(why, "reset");
+			}
+		}
+	}
+	fclose(f);
+
+	/* complete cycles: from one reset to the next */
+	for (i = 0; i < n; i++) {
+		if (!reset[i])
+			continue;
+		if (start >= 0) {
+			int len = i - start, ok;
+
+			ok = len == 6 && !memcmp(seq + start, "ABCABA", 6);
+			cycles++;
+			good += ok;
+			if (!quiet && shown++ < 6)
+				printf("vtrr_order: cycle %d: %.*s%s\n", cycles,
+				       len, seq + start, ok ? "" : "  <-- not ABCABA");
+		}
+		start = i;
+	}
+	printf("vtrr_order: shares 3:2:1, %d picks, %d of %d complete cycles served A,B,C,A,B,A\n",
+	       n, good, cycles);
+	return !(cycles >= 20 && good * 10 >= cycles * 9);
+}
