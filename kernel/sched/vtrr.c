@@ -60,7 +60,7 @@
 /* Virtual time: ns << VTRR_VT_SHIFT per unit of share. */
 #define VTRR_VT_SHIFT		20
 /* Charges are capped so that the shift cannot overflow (~18 minutes). */
-#define VTRR_DELTA_MAX		(1ULL << 40)
+#define VTRR_DELTA_MAX		BIT_ULL(40)
 
 /* How often a CPU checks whether to push, and how many clients it scans. */
 #define VTRR_BALANCE_MS		20
@@ -192,13 +192,14 @@ static struct sched_vtrr_entity *vtrr_lookup(struct vtrr_rq *vrq, u64 id)
 static bool vtrr_hint_pos(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 			  struct sched_vtrr_entity **prev)
 {
-	struct sched_vtrr_entity *p = NULL, *n = NULL;
+	struct sched_vtrr_entity *p, *n;
 
 	if (!se->hinted)
 		return false;
-	if (se->last_prev && !(p = vtrr_lookup(vrq, se->last_prev)))
-		return false;
-	if (se->last_next && !(n = vtrr_lookup(vrq, se->last_next)))
+	p = vtrr_lookup(vrq, se->last_prev);
+	n = vtrr_lookup(vrq, se->last_next);
+	/* an id that is no longer queued here; 0 is the head or the tail */
+	if ((se->last_prev && !p) || (se->last_next && !n))
 		return false;
 	if ((p ? vtrr_next_of(vrq, p) : vtrr_first(vrq)) != n)
 		return false;

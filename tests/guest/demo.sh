@@ -58,10 +58,12 @@ hb_time() { $1 $HB 2>/dev/null | awk '/^Time:/ { print $2 }'; }
 # Throughput: hackbench under each class, interleaved.
 classes="other fifo"
 grep -qw bvt /proc/sys/kernel/sched_ms_classes 2>/dev/null && classes="$classes bvt"
+grep -qw vtrr /proc/sys/kernel/sched_ms_classes 2>/dev/null && classes="$classes vtrr"
 for c in $classes; do : > /tmp/hb.$c; done
 prefix_other="schedctl -c other --"
 prefix_fifo="schedctl -c fifo --prio 10 --"
 prefix_bvt="schedctl -c bvt --"
+prefix_vtrr="schedctl -c vtrr --"
 i=0
 while [ $i -lt "$rounds" ]; do
 	for c in $classes; do
@@ -184,6 +186,15 @@ case $classes in
 	echo fair > /proc/sys/kernel/sched_normal_class
 	;;
 esac
+case $classes in
+*vtrr*)
+	# The whole system under VTRR: cyclictest's SCHED_OTHER thread and the
+	# hackbench load run in VTRR with shares from nice.
+	echo vtrr > /proc/sys/kernel/sched_normal_class
+	lat_cyclictest --policy=other > /tmp/lat.vtrrall
+	echo fair > /proc/sys/kernel/sched_normal_class
+	;;
+esac
 
 base=$(median < /tmp/hb.other)
 fifo_p99=$(awk '{ print $2 }' /tmp/lat.fifo)
@@ -222,6 +233,13 @@ case $classes in
 	row "BVT whole system" "" "$(cat /tmp/lat.bvtall)"
 	;;
 esac
+case $classes in
+*vtrr*)
+	hb_vtrr=$(median < /tmp/hb.vtrr)
+	row SCHED_VTRR "$hb_vtrr" ""
+	row "VTRR whole system" "" "$(cat /tmp/lat.vtrrall)"
+	;;
+esac
 echo
 case $classes in
 *bvt*)
@@ -230,6 +248,14 @@ case $classes in
 		"$(ratio "$hb_bvt" "$base")" $HB_TARGET "within 5%"
 	target "cyclictest p99 SCHED_BVT warped / SCHED_FIFO" \
 		"$(ratio "$(awk '{ print $2 }' /tmp/lat.bvtwarp)" "$fifo_p99")" $P99_TARGET "within 1.5x"
+	echo
+	;;
+esac
+case $classes in
+*vtrr*)
+	echo "VTRR target (reported, not asserted):"
+	target "hackbench SCHED_VTRR / SCHED_OTHER (EEVDF)" \
+		"$(ratio "$hb_vtrr" "$base")" $HB_TARGET "within 5%"
 	echo
 	;;
 esac
@@ -247,7 +273,15 @@ case $classes in
 	echo " load loop runs with all its tasks in SCHED_BVT, unwarped."
 	echo " BVT whole system: kernel.sched_normal_class=bvt, so every SCHED_NORMAL"
 	echo " task, kernel threads, the load and cyclictest included, runs in BVT,"
-	echo " unwarped.)"
+	echo " unwarped."
 	;;
-*)	echo " This kernel has no SCHED_BVT: no BVT rows.)" ;;
+*)	echo " This kernel has no SCHED_BVT: no BVT rows." ;;
+esac
+case $classes in
+*vtrr*)
+	echo " SCHED_VTRR: hackbench with all its tasks in SCHED_VTRR, share 1024."
+	echo " VTRR whole system: kernel.sched_normal_class=vtrr; cyclictest's thread"
+	echo " and the load run in VTRR with shares from nice.)"
+	;;
+*)	echo " This kernel has no SCHED_VTRR: no VTRR rows.)" ;;
 esac
