@@ -51,9 +51,10 @@
  * pick are O(log n). Virtual times are u64 nanoseconds compared with
  * wrap-safe signed differences; nothing is ever rebased. On SMP each CPU
  * has its own levels. A waking thread moves only to a CPU whose BVT weight
- * is lower by at least its own; every BVT_BALANCE_MS a CPU pushes a queued
- * thread to one whose weight is lower by more than the thread's, which
- * narrows the gap; a CPU whose last BVT thread left pulls one the same way.
+ * is lower by at least its own; every 20 ms a CPU pushes a queued thread
+ * to one whose weight is lower by more than the thread's, which narrows
+ * the gap; a CPU whose last BVT thread left pulls one the same way. The
+ * balancing is common with VTRR (ms_balance() in multisched.c).
  *
  * Paper: K. J. Duda and D. R. Cheriton, "Borrowed-Virtual-Time (BVT)
  * scheduling: supporting latency-sensitive threads in a general-purpose
@@ -77,8 +78,7 @@
 /* The warp timer fires at L; the rq clock may read a little short of it. */
 #define BVT_TIMER_SLACK_NS	(20 * NSEC_PER_USEC)
 
-/* How often a CPU checks whether to push, and how many threads it scans. */
-#define BVT_BALANCE_MS		20
+/* How many threads of each level, least urgent first, balancing looks at. */
 #define BVT_BALANCE_SCAN	32
 
 /*
@@ -614,7 +614,7 @@ static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 	__bvt_insert(bs, se);
 	se->on_rq = 1;
 	bs->nr_running++;
-	bvt_rq->nr_running++;
+	WRITE_ONCE(bvt_rq->nr_running, bvt_rq->nr_running + 1);
 	WRITE_ONCE(bvt_rq->load, bvt_rq->load + se->weight);
 	add_nr_running(rq, 1);
 	bvt_update_svt(bs);
@@ -647,7 +647,7 @@ static bool dequeue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 	__bvt_erase(bs, se);
 	se->on_rq = 0;
 	bs->nr_running--;
-	bvt_rq->nr_running--;
+	WRITE_ONCE(bvt_rq->nr_running, bvt_rq->nr_running - 1);
 	WRITE_ONCE(bvt_rq->load, bvt_rq->load - se->weight);
 	sub_nr_running(rq, 1);
 
@@ -863,35 +863,6 @@ void ms_signal_handler(bool enter)
 
 #ifdef CONFIG_SMP
 /*
- * Place a waking or new thread: it stays on its CPU unless another
- * allowed one has less BVT weight by at least its own, the balancing
- * rule, so that small differences do not bounce threads between caches.
- * The per-CPU loads are read without their locks: placement is a hint,
- * and balancing corrects it.
- */
-static int select_task_rq_bvt(struct task_struct *p, int cpu, int flags)
-{
-	unsigned long best_load, load, weight = bvt_weight(p);
-	int i, best = cpu;
-
-	if (p->nr_cpus_allowed == 1 || !(flags & (WF_TTWU | WF_FORK)))
-		return cpu;
-
-	best_load = READ_ONCE(cpu_rq(cpu)->ms.bvt.load);
-	if (best_load < weight)
-		return cpu;
-	best_load -= weight;
-	for_each_cpu_and(i, p->cpus_ptr, cpu_active_mask) {
-		load = READ_ONCE(cpu_rq(i)->ms.bvt.load);
-		if (load <= best_load) {
-			best_load = load;
-			best = i;
-		}
-	}
-	return best;
-}
-
-/*
  * A is relative to the SVT of the CPU a thread runs on: carry its lead or
  * lag over to the new CPU, and charge M until it runs there.
  */
@@ -913,8 +884,7 @@ static void migrate_task_rq_bvt(struct task_struct *p, int new_cpu)
  * weighs less than @gap, so that moving it narrows the gap; scans at most
  * BVT_BALANCE_SCAN threads of each level, least urgent first.
  */
-static struct task_struct *bvt_movable(struct rq *src, struct rq *dst,
-				       unsigned long gap)
+static struct task_struct *bvt_movable(struct rq *src, struct rq *dst, u64 gap)
 {
 	struct task_struct *best = NULL, *p;
 	struct sched_bvt_entity *se;
@@ -929,8 +899,7 @@ static struct task_struct *bvt_movable(struct rq *src, struct rq *dst,
 			if (se->group)
 				continue;
 			p = bvt_task_of(se);
-			if (task_on_cpu(src, p) || is_migration_disabled(p) ||
-			    !cpumask_test_cpu(cpu_of(dst), p->cpus_ptr))
+			if (!ms_can_move(src, dst, p))
 				continue;
 			if (se->weight < gap &&
 			    (!best || se->weight > bvt_se(best)->weight))
@@ -940,136 +909,58 @@ static struct task_struct *bvt_movable(struct rq *src, struct rq *dst,
 	return best;
 }
 
-/* Both runqueues are locked. */
-static bool bvt_move_one(struct rq *src, struct rq *dst)
+static u64 bvt_load(struct rq *rq)
 {
-	struct task_struct *p;
-
-	if (src->ms.bvt.nr_running < 2 || src->ms.bvt.load <= dst->ms.bvt.load)
-		return false;
-	p = bvt_movable(src, dst, src->ms.bvt.load - dst->ms.bvt.load);
-	if (!p)
-		return false;
-	deactivate_task(src, p, 0);
-	set_task_cpu(p, cpu_of(dst));
-	activate_task(dst, p, 0);
-	wakeup_preempt(dst, p, 0);
-	return true;
+	return READ_ONCE(rq->ms.bvt.load);
 }
 
-/* The other active CPU with the least BVT weight. */
-static struct rq *bvt_lightest(struct rq *rq)
+static unsigned int bvt_nr_running(struct rq *rq)
 {
-	unsigned long best_load = ULONG_MAX, load;
-	struct rq *best = NULL;
-	int cpu;
-
-	for_each_cpu(cpu, cpu_active_mask) {
-		if (cpu == cpu_of(rq))
-			continue;
-		load = READ_ONCE(cpu_rq(cpu)->ms.bvt.load);
-		if (load < best_load) {
-			best_load = load;
-			best = cpu_rq(cpu);
-		}
-	}
-	return best;
+	return READ_ONCE(rq->ms.bvt.nr_running);
 }
 
-/* The other active CPU with two or more BVT threads and the most weight. */
-static struct rq *bvt_heaviest(struct rq *rq)
+static struct ms_balance *bvt_balance_state(struct rq *rq)
 {
-	unsigned long best_load = 0, load;
-	struct rq *best = NULL;
-	int cpu;
-
-	for_each_cpu(cpu, cpu_active_mask) {
-		if (cpu == cpu_of(rq) ||
-		    READ_ONCE(cpu_rq(cpu)->ms.bvt.nr_running) < 2)
-			continue;
-		load = READ_ONCE(cpu_rq(cpu)->ms.bvt.load);
-		if (load > best_load) {
-			best_load = load;
-			best = cpu_rq(cpu);
-		}
-	}
-	return best;
+	return &rq->ms.bvt.balance;
 }
 
 static DEFINE_PER_CPU(struct balance_callback, bvt_push_head);
+static void bvt_push(struct rq *rq);
 
-/* Balance callback: push to the lightest CPU while that narrows the gap. */
+/* Balancing by BVT weight, common with VTRR (multisched.c). */
+static const struct ms_balancer bvt_balancer = {
+	.class		= &bvt_sched_class,
+	.load		= bvt_load,
+	.nr_running	= bvt_nr_running,
+	.state		= bvt_balance_state,
+	.movable	= bvt_movable,
+	.push_head	= &bvt_push_head,
+	.push		= bvt_push,
+};
+
 static void bvt_push(struct rq *rq)
 {
-	struct rq *dst = bvt_lightest(rq);
-	int moved = 0;
+	ms_push(&bvt_balancer, rq);
+}
 
-	if (!dst)
-		return;
-	double_lock_balance(rq, dst);
-	if (cpu_active(cpu_of(dst)))
-		while (moved < 4 && bvt_move_one(rq, dst))
-			moved++;
-	double_unlock_balance(rq, dst);
+static void bvt_trigger_push(struct rq *rq)
+{
+	ms_trigger_push(&bvt_balancer, rq);
 }
 
 /*
- * From the tick: if a thread here could narrow a gap, have the next
- * schedule queue the push from balance_bvt(); balance callbacks run before
- * __schedule() drops the rq lock, so the tick cannot queue one itself.
+ * Place a waking or new thread: it stays on its CPU unless another
+ * allowed one has less BVT weight by at least its own.
  */
-static void bvt_trigger_push(struct rq *rq)
+static int select_task_rq_bvt(struct task_struct *p, int cpu, int flags)
 {
-	struct bvt_rq *bvt_rq = &rq->ms.bvt;
-	struct rq *dst;
-	unsigned long dst_load;
-
-	if (bvt_rq->nr_running < 2 || time_before(jiffies, bvt_rq->next_balance))
-		return;
-	bvt_rq->next_balance = jiffies + msecs_to_jiffies(BVT_BALANCE_MS);
-
-	dst = bvt_lightest(rq);
-	if (!dst)
-		return;
-	dst_load = READ_ONCE(dst->ms.bvt.load);
-	if (dst_load >= bvt_rq->load ||
-	    !bvt_movable(rq, dst, bvt_rq->load - dst_load))
-		return;
-	bvt_rq->push = true;
-	resched_curr(rq);
-}
-
-static void bvt_queue_push(struct rq *rq)
-{
-	if (!rq->ms.bvt.push)
-		return;
-	rq->ms.bvt.push = false;
-	queue_balance_callback(rq, &per_cpu(bvt_push_head, cpu_of(rq)), bvt_push);
-}
-
-/* This CPU's last BVT thread left: pull one from the heaviest CPU. */
-static void bvt_pull(struct rq *rq)
-{
-	struct rq *src = bvt_heaviest(rq);
-
-	if (!src)
-		return;
-	double_lock_balance(rq, src);
-	bvt_move_one(src, rq);
-	double_unlock_balance(rq, src);
+	return ms_select_task_rq(&bvt_balancer, p, cpu, flags, bvt_weight(p));
 }
 
 static int balance_bvt(struct rq *rq, struct task_struct *prev,
 		       struct rq_flags *rf)
 {
-	bvt_queue_push(rq);
-	if (!rq->ms.bvt.nr_running && cpu_active(cpu_of(rq)) &&
-	    prev->sched_class == &bvt_sched_class) {
-		rq_unpin_lock(rq, rf);
-		bvt_pull(rq);
-		rq_repin_lock(rq, rf);
-	}
-	return rq->ms.bvt.nr_running > 0;
+	return ms_balance(&bvt_balancer, rq, prev, rf);
 }
 #endif /* CONFIG_SMP */
 

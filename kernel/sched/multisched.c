@@ -580,6 +580,189 @@ void ms_proc_show_task(struct task_struct *p, struct seq_file *m)
 #endif
 }
 
+#ifdef CONFIG_SMP
+/*
+ * Proportional-share balancing, shared by BVT and VTRR.
+ *
+ * A class's load on a CPU is the sum of its tasks' weights (BVT weights,
+ * VTRR shares) there. A waking or new task moves only to a CPU whose load
+ * is lower by at least its own weight, so that small differences do not
+ * bounce tasks between caches. Every MS_BALANCE_MS a CPU with two or more
+ * tasks of the class checks, from its tick, whether a queued task weighs
+ * less than the gap to the lightest CPU; if so, its next schedule queues
+ * a push that moves such tasks, heaviest first, while each move narrows
+ * the gap. A CPU whose last task of the class left pulls one the same way
+ * from the heaviest CPU. Loads of other CPUs are read without their
+ * locks: they are hints, and a move rechecks them under both locks.
+ */
+#define MS_BALANCE_MS		20
+#define MS_BALANCE_MOVES	4
+
+/*
+ * ms_can_move - may @p go from @src to @dst now?
+ *
+ * Not while it runs, is pinned by migrate_disable(), or is not allowed on
+ * @dst. For the classes' ->movable() scans.
+ */
+bool ms_can_move(struct rq *src, struct rq *dst, struct task_struct *p)
+{
+	return !task_on_cpu(src, p) && !is_migration_disabled(p) &&
+	       cpumask_test_cpu(cpu_of(dst), p->cpus_ptr);
+}
+
+int ms_select_task_rq(const struct ms_balancer *b, struct task_struct *p,
+		      int cpu, int flags, u64 weight)
+{
+	u64 best_load, load;
+	int i, best = cpu;
+
+	if (p->nr_cpus_allowed == 1 || !(flags & (WF_TTWU | WF_FORK)))
+		return cpu;
+
+	best_load = b->load(cpu_rq(cpu));
+	if (best_load < weight)
+		return cpu;
+	best_load -= weight;
+	for_each_cpu_and(i, p->cpus_ptr, cpu_active_mask) {
+		load = b->load(cpu_rq(i));
+		if (load <= best_load) {
+			best_load = load;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/* Both runqueues are locked. */
+static bool ms_move_one(const struct ms_balancer *b, struct rq *src,
+			struct rq *dst)
+{
+	u64 src_load = b->load(src), dst_load = b->load(dst);
+	struct task_struct *p;
+
+	if (b->nr_running(src) < 2 || src_load <= dst_load)
+		return false;
+	p = b->movable(src, dst, src_load - dst_load);
+	if (!p)
+		return false;
+	deactivate_task(src, p, 0);
+	set_task_cpu(p, cpu_of(dst));
+	activate_task(dst, p, 0);
+	wakeup_preempt(dst, p, 0);
+	return true;
+}
+
+/* The other active CPU with the least load. */
+static struct rq *ms_lightest(const struct ms_balancer *b, struct rq *rq)
+{
+	u64 best_load = U64_MAX, load;
+	struct rq *best = NULL;
+	int cpu;
+
+	for_each_cpu(cpu, cpu_active_mask) {
+		if (cpu == cpu_of(rq))
+			continue;
+		load = b->load(cpu_rq(cpu));
+		if (load < best_load) {
+			best_load = load;
+			best = cpu_rq(cpu);
+		}
+	}
+	return best;
+}
+
+/* The other active CPU with two or more tasks of the class and the most load. */
+static struct rq *ms_heaviest(const struct ms_balancer *b, struct rq *rq)
+{
+	u64 best_load = 0, load;
+	struct rq *best = NULL;
+	int cpu;
+
+	for_each_cpu(cpu, cpu_active_mask) {
+		if (cpu == cpu_of(rq) || b->nr_running(cpu_rq(cpu)) < 2)
+			continue;
+		load = b->load(cpu_rq(cpu));
+		if (load > best_load) {
+			best_load = load;
+			best = cpu_rq(cpu);
+		}
+	}
+	return best;
+}
+
+/* The class's balance callback: push to the lightest CPU. */
+void ms_push(const struct ms_balancer *b, struct rq *rq)
+{
+	struct rq *dst = ms_lightest(b, rq);
+	int moved = 0;
+
+	if (!dst)
+		return;
+	double_lock_balance(rq, dst);
+	if (cpu_active(cpu_of(dst)))
+		while (moved < MS_BALANCE_MOVES && ms_move_one(b, rq, dst))
+			moved++;
+	double_unlock_balance(rq, dst);
+}
+
+/*
+ * From the class's tick: if a task here could narrow a gap, have the next
+ * schedule queue the push from ms_balance(). Balance callbacks run before
+ * __schedule() drops the rq lock, so the tick cannot queue one itself.
+ */
+void ms_trigger_push(const struct ms_balancer *b, struct rq *rq)
+{
+	struct ms_balance *bal = b->state(rq);
+	u64 load = b->load(rq), dst_load;
+	struct rq *dst;
+
+	if (b->nr_running(rq) < 2 || time_before(jiffies, bal->next_balance))
+		return;
+	bal->next_balance = jiffies + msecs_to_jiffies(MS_BALANCE_MS);
+
+	dst = ms_lightest(b, rq);
+	if (!dst)
+		return;
+	dst_load = b->load(dst);
+	if (dst_load >= load || !b->movable(rq, dst, load - dst_load))
+		return;
+	bal->push = true;
+	resched_curr(rq);
+}
+
+/* This CPU's last task of the class left: pull one from the heaviest CPU. */
+static void ms_pull(const struct ms_balancer *b, struct rq *rq)
+{
+	struct rq *src = ms_heaviest(b, rq);
+
+	if (!src)
+		return;
+	double_lock_balance(rq, src);
+	ms_move_one(b, src, rq);
+	double_unlock_balance(rq, src);
+}
+
+/* The class's ->balance(): queue a push that is due, pull if empty. */
+int ms_balance(const struct ms_balancer *b, struct rq *rq,
+	       struct task_struct *prev, struct rq_flags *rf)
+{
+	struct ms_balance *bal = b->state(rq);
+
+	if (bal->push) {
+		bal->push = false;
+		queue_balance_callback(rq, per_cpu_ptr(b->push_head, cpu_of(rq)),
+				       b->push);
+	}
+	if (!b->nr_running(rq) && cpu_active(cpu_of(rq)) &&
+	    prev->sched_class == b->class) {
+		rq_unpin_lock(rq, rf);
+		ms_pull(b, rq);
+		rq_repin_lock(rq, rf);
+	}
+	return b->nr_running(rq) > 0;
+}
+#endif /* CONFIG_SMP */
+
 void init_ms_rq(struct rq *rq)
 {
 	memset(&rq->ms, 0, sizeof(rq->ms));

@@ -12,6 +12,8 @@
 #include <uapi/linux/sched/types.h>
 
 struct rq;
+struct rq_flags;
+struct balance_callback;
 struct seq_file;
 struct sched_class;
 struct task_struct;
@@ -31,6 +33,42 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
 
 #ifdef CONFIG_SCHED_MULTISCHED
 
+/* Per-runqueue balancing state of a class that uses struct ms_balancer. */
+struct ms_balance {
+	unsigned long		next_balance;	/* jiffies */
+	bool			push;		/* next schedule queues a push */
+};
+
+/*
+ * struct ms_balancer - how a proportional-share class is balanced
+ * @class:	the class
+ * @load:	the sum of the weights of its tasks on a runqueue; read
+ *		without that runqueue's lock, so written with WRITE_ONCE()
+ * @nr_running:	the number of its tasks there, read and written the same way
+ * @state:	the runqueue's struct ms_balance of the class
+ * @movable:	the heaviest task of @src, among those it scans, that
+ *		ms_can_move() to @dst and weighs less than @gap; or NULL
+ * @push_head:	per-CPU balance_callback for @push
+ * @push:	the balance callback; calls ms_push()
+ */
+struct ms_balancer {
+	const struct sched_class *class;
+	u64 (*load)(struct rq *rq);
+	unsigned int (*nr_running)(struct rq *rq);
+	struct ms_balance *(*state)(struct rq *rq);
+	struct task_struct *(*movable)(struct rq *src, struct rq *dst, u64 gap);
+	struct balance_callback __percpu *push_head;
+	void (*push)(struct rq *rq);
+};
+
+bool ms_can_move(struct rq *src, struct rq *dst, struct task_struct *p);
+int ms_select_task_rq(const struct ms_balancer *b, struct task_struct *p,
+		      int cpu, int flags, u64 weight);
+void ms_push(const struct ms_balancer *b, struct rq *rq);
+void ms_trigger_push(const struct ms_balancer *b, struct rq *rq);
+int ms_balance(const struct ms_balancer *b, struct rq *rq,
+	       struct task_struct *prev, struct rq_flags *rf);
+
 /* Per-runqueue state of each class; every class owns its own member. */
 
 /* One level of BVT: a scheduler with its own threads and SVT. */
@@ -49,9 +87,8 @@ struct bvt_rq {
 	struct sched_bvt_entity	be;		/* level 1 as an entity of level 0 */
 	unsigned int		nr_running;	/* tasks, both levels */
 	unsigned long		load;		/* their weights, for balancing */
-	unsigned long		next_balance;	/* jiffies */
+	struct ms_balance	balance;
 	bool			skip_c;		/* next pick ignores C */
-	bool			push;		/* next pick queues a push */
 	struct hrtimer		warp_timer;	/* ends a warped stretch at L */
 	struct task_struct	*warp_task;	/* the task warp_timer is armed for */
 };
@@ -130,8 +167,7 @@ struct vtrr_rq {
 	u32			last_counter;	/* the current client's counter */
 	unsigned int		nr_running;
 	bool			quantum_done;	/* the current client is done for now */
-	bool			push;		/* next pick queues a push */
-	unsigned long		next_balance;	/* jiffies */
+	struct ms_balance	balance;
 	struct sched_vtrr_entity *ids[VTRR_ID_SLOTS];	/* queued clients by id */
 };
 

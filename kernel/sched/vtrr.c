@@ -62,8 +62,7 @@
 /* Charges are capped so that the shift cannot overflow (~18 minutes). */
 #define VTRR_DELTA_MAX		BIT_ULL(40)
 
-/* How often a CPU checks whether to push, and how many clients it scans. */
-#define VTRR_BALANCE_MS		20
+/* How many clients, from the tail, balancing looks at. */
 #define VTRR_BALANCE_SCAN	32
 
 /* Q, the time quantum, in ns: 1 ms (the tick) to 1 s. */
@@ -343,7 +342,7 @@ void vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 	se->id = ++vrq->last_id;
 	vrq->ids[vtrr_slot(se->id)] = se;
 	se->on_rq = 1;
-	vrq->nr_running++;
+	WRITE_ONCE(vrq->nr_running, vrq->nr_running + 1);
 	WRITE_ONCE(vrq->total_shares, vrq->total_shares + se->share);
 	vrq->counter_sum += c;
 }
@@ -375,7 +374,7 @@ void vtrr_remove(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 		vrq->curr = NULL;
 
 	se->on_rq = 0;
-	vrq->nr_running--;
+	WRITE_ONCE(vrq->nr_running, vrq->nr_running - 1);
 	WRITE_ONCE(vrq->total_shares, vrq->total_shares - se->share);
 	vrq->counter_sum -= c;
 }
@@ -454,7 +453,7 @@ bool vtrr_charge(struct vtrr_rq *vrq, struct sched_vtrr_entity *se, u64 delta)
 
 	se->vft += vtrr_vt(delta, se->share);
 	if (vrq->total_shares)
-		vrq->qvt += vtrr_vt(delta, vrq->total_shares);
+		WRITE_ONCE(vrq->qvt, vrq->qvt + vtrr_vt(delta, vrq->total_shares));
 	se->service += delta;
 	se->quantum_used += delta;
 	if (se->quantum_used < vrq->quantum)
@@ -661,33 +660,6 @@ static unsigned int get_rr_interval_vtrr(struct rq *rq, struct task_struct *p)
 
 #ifdef CONFIG_SMP
 /*
- * Place a waking or new client: it stays on its CPU unless another
- * allowed one has fewer VTRR shares by at least its own. The totals are
- * read without their locks: placement is a hint, balancing corrects it.
- */
-static int select_task_rq_vtrr(struct task_struct *p, int cpu, int flags)
-{
-	u64 best_load, load, share = vtrr_share(p);
-	int i, best = cpu;
-
-	if (p->nr_cpus_allowed == 1 || !(flags & (WF_TTWU | WF_FORK)))
-		return cpu;
-
-	best_load = READ_ONCE(cpu_rq(cpu)->ms.vtrr.total_shares);
-	if (best_load < share)
-		return cpu;
-	best_load -= share;
-	for_each_cpu_and(i, p->cpus_ptr, cpu_active_mask) {
-		load = READ_ONCE(cpu_rq(i)->ms.vtrr.total_shares);
-		if (load <= best_load) {
-			best_load = load;
-			best = i;
-		}
-	}
-	return best;
-}
-
-/*
  * VFT is relative to the QVT of the CPU a client runs on: carry its lead
  * over. Its hints and its counter belong to the old queue.
  */
@@ -721,8 +693,7 @@ static struct task_struct *vtrr_movable(struct rq *src, struct rq *dst, u64 gap)
 		if (++scan > VTRR_BALANCE_SCAN)
 			break;
 		p = vtrr_task_of(se);
-		if (task_on_cpu(src, p) || is_migration_disabled(p) ||
-		    !cpumask_test_cpu(cpu_of(dst), p->cpus_ptr))
+		if (!ms_can_move(src, dst, p))
 			continue;
 		if (se->share < gap && (!best || se->share > vtrr_se(best)->share))
 			best = p;
@@ -730,136 +701,58 @@ static struct task_struct *vtrr_movable(struct rq *src, struct rq *dst, u64 gap)
 	return best;
 }
 
-/* Both runqueues are locked. */
-static bool vtrr_move_one(struct rq *src, struct rq *dst)
+static u64 vtrr_load(struct rq *rq)
 {
-	u64 src_load = src->ms.vtrr.total_shares;
-	u64 dst_load = dst->ms.vtrr.total_shares;
-	struct task_struct *p;
-
-	if (src->ms.vtrr.nr_running < 2 || src_load <= dst_load)
-		return false;
-	p = vtrr_movable(src, dst, src_load - dst_load);
-	if (!p)
-		return false;
-	deactivate_task(src, p, 0);
-	set_task_cpu(p, cpu_of(dst));
-	activate_task(dst, p, 0);
-	wakeup_preempt(dst, p, 0);
-	return true;
+	return READ_ONCE(rq->ms.vtrr.total_shares);
 }
 
-/* The other active CPU with the fewest VTRR shares. */
-static struct rq *vtrr_lightest(struct rq *rq)
+static unsigned int vtrr_nr_running(struct rq *rq)
 {
-	u64 best_load = U64_MAX, load;
-	struct rq *best = NULL;
-	int cpu;
-
-	for_each_cpu(cpu, cpu_active_mask) {
-		if (cpu == cpu_of(rq))
-			continue;
-		load = READ_ONCE(cpu_rq(cpu)->ms.vtrr.total_shares);
-		if (load < best_load) {
-			best_load = load;
-			best = cpu_rq(cpu);
-		}
-	}
-	return best;
+	return READ_ONCE(rq->ms.vtrr.nr_running);
 }
 
-/* The other active CPU with two or more VTRR clients and the most shares. */
-static struct rq *vtrr_heaviest(struct rq *rq)
+static struct ms_balance *vtrr_balance_state(struct rq *rq)
 {
-	u64 best_load = 0, load;
-	struct rq *best = NULL;
-	int cpu;
-
-	for_each_cpu(cpu, cpu_active_mask) {
-		if (cpu == cpu_of(rq) ||
-		    READ_ONCE(cpu_rq(cpu)->ms.vtrr.nr_running) < 2)
-			continue;
-		load = READ_ONCE(cpu_rq(cpu)->ms.vtrr.total_shares);
-		if (load > best_load) {
-			best_load = load;
-			best = cpu_rq(cpu);
-		}
-	}
-	return best;
+	return &rq->ms.vtrr.balance;
 }
 
 static DEFINE_PER_CPU(struct balance_callback, vtrr_push_head);
+static void vtrr_push(struct rq *rq);
 
-/* Balance callback: push to the lightest CPU while that narrows the gap. */
+/* Balancing by total shares, common with BVT (multisched.c). */
+static const struct ms_balancer vtrr_balancer = {
+	.class		= &vtrr_sched_class,
+	.load		= vtrr_load,
+	.nr_running	= vtrr_nr_running,
+	.state		= vtrr_balance_state,
+	.movable	= vtrr_movable,
+	.push_head	= &vtrr_push_head,
+	.push		= vtrr_push,
+};
+
 static void vtrr_push(struct rq *rq)
 {
-	struct rq *dst = vtrr_lightest(rq);
-	int moved = 0;
+	ms_push(&vtrr_balancer, rq);
+}
 
-	if (!dst)
-		return;
-	double_lock_balance(rq, dst);
-	if (cpu_active(cpu_of(dst)))
-		while (moved < 4 && vtrr_move_one(rq, dst))
-			moved++;
-	double_unlock_balance(rq, dst);
+static void vtrr_trigger_push(struct rq *rq)
+{
+	ms_trigger_push(&vtrr_balancer, rq);
 }
 
 /*
- * From the tick: if a client here could narrow a gap, have the next
- * schedule queue the push from balance_vtrr(); balance callbacks must be
- * queued inside __schedule(), not from the tick.
+ * Place a waking or new client: it stays on its CPU unless another
+ * allowed one has fewer VTRR shares by at least its own.
  */
-static void vtrr_trigger_push(struct rq *rq)
+static int select_task_rq_vtrr(struct task_struct *p, int cpu, int flags)
 {
-	struct vtrr_rq *vrq = &rq->ms.vtrr;
-	struct rq *dst;
-	u64 dst_load;
-
-	if (vrq->nr_running < 2 || time_before(jiffies, vrq->next_balance))
-		return;
-	vrq->next_balance = jiffies + msecs_to_jiffies(VTRR_BALANCE_MS);
-
-	dst = vtrr_lightest(rq);
-	if (!dst)
-		return;
-	dst_load = READ_ONCE(dst->ms.vtrr.total_shares);
-	if (dst_load >= vrq->total_shares ||
-	    !vtrr_movable(rq, dst, vrq->total_shares - dst_load))
-		return;
-	vrq->push = true;
-	resched_curr(rq);
-}
-
-/* This CPU's last VTRR client left: pull one from the heaviest CPU. */
-static void vtrr_pull(struct rq *rq)
-{
-	struct rq *src = vtrr_heaviest(rq);
-
-	if (!src)
-		return;
-	double_lock_balance(rq, src);
-	vtrr_move_one(src, rq);
-	double_unlock_balance(rq, src);
+	return ms_select_task_rq(&vtrr_balancer, p, cpu, flags, vtrr_share(p));
 }
 
 static int balance_vtrr(struct rq *rq, struct task_struct *prev,
 			struct rq_flags *rf)
 {
-	struct vtrr_rq *vrq = &rq->ms.vtrr;
-
-	if (vrq->push) {
-		vrq->push = false;
-		queue_balance_callback(rq, &per_cpu(vtrr_push_head, cpu_of(rq)),
-				       vtrr_push);
-	}
-	if (!vrq->nr_running && cpu_active(cpu_of(rq)) &&
-	    prev->sched_class == &vtrr_sched_class) {
-		rq_unpin_lock(rq, rf);
-		vtrr_pull(rq);
-		rq_repin_lock(rq, rf);
-	}
-	return vrq->nr_running > 0;
+	return ms_balance(&vtrr_balancer, rq, prev, rf);
 }
 #endif /* CONFIG_SMP */
 

@@ -17,6 +17,20 @@
 #include <linux/sched/types.h>
 #include <linux/sched/multisched.h>
 
+/* Write @s to the file @path (a tracefs or procfs knob); 0 or -1. */
+static inline int write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(s, f) < 0 ? -1 : 0;
+	if (fclose(f))
+		ret = -1;
+	return ret;
+}
+
 static inline long long now_ns(void)
 {
 	struct timespec ts;

@@ -338,9 +338,7 @@ if grep -qw vtrr /proc/sys/kernel/sched_ms_classes; then
 		       echo 1000000 > /proc/sys/kernel/sched_vtrr_quantum_ns &&
 		       grep -qx 1000000 /proc/sys/kernel/sched_vtrr_quantum_ns &&
 		       echo 4000000 > /proc/sys/kernel/sched_vtrr_quantum_ns'
-	# figure 3 (vtrr_overhead, the ftrace function profiler over 1..10000
-	# runnable tasks) is not run here: its first run did not finish within
-	# the guest's 900 s timeout. See the VTRR issue's note.
+	# figure 3 (vtrr_overhead) runs in a boot of its own: overhead.sh
 	measure "vtrr: shares 3 1 1 1 started on CPU 0 spread over two CPUs as 100/33/33/33% (10 points)" \
 		$T/bvt_spread -p vtrr 3 1 1 1
 	measure "vtrr: shares 2 1 1 get 100/50/50%, 50/25/25% with CPU 1 offline, and 100/50/50% again once it is back (10 points)" \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # TAP helpers sourced by the guest test scripts (run-tests.sh,
-# whole-system.sh): each check prints "ok - name" or "not ok - name" and
+# whole-system.sh, overhead.sh): each check prints "ok - name" or "not ok - name" and
 # failures are counted in $fails.
 
 T=/tests

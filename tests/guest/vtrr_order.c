@@ -31,19 +31,6 @@
 #define TRACING	"/sys/kernel/tracing"
 #define MAX_PICKS 8192
 
-static int write_file(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "w");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fputs(s, f) < 0 ? -1 : 0;
-	if (fclose(f))
-		ret = -1;
-	return ret;
-}
-
 int main(int argc, char **argv)
 {
 	static const unsigned int share[3] = { 3, 2, 1 };
