@@ -572,7 +572,13 @@ void ms_proc_show_task(struct task_struct *p, struct seq_file *m)
 #endif
 #ifdef CONFIG_SCHED_VTRR
 	if (p->sched_class == &vtrr_sched_class) {
-		seq_printf(m, "%-45s:%21u\n", "ms.vtrr.share", ms->vtrr.share);
+		/*
+		 * S is re-read from the parameters at every enqueue, and every
+		 * change of them dequeues a queued task: show the S a sleeping
+		 * task will wake with, not the one it last ran with.
+		 */
+		seq_printf(m, "%-45s:%21u\n", "ms.vtrr.share",
+			   ms_effective_weight(ms->weight, task_nice(p)));
 		seq_printf(m, "%-45s:%21llu\n", "ms.vtrr.VFT", ms->vtrr.vft);
 		seq_printf(m, "%-45s:%21u\n", "ms.vtrr.counter", ms->vtrr.counter);
 		seq_printf(m, "%-45s:%21llu\n", "ms.vtrr.service_ns", ms->vtrr.service);

@@ -306,8 +306,11 @@ if grep -qw vtrr /proc/sys/kernel/sched_ms_classes; then
 		       grep -q "ms.vtrr.VFT" /tmp/vtrr.show &&
 		       grep -q "ms.vtrr.counter" /tmp/vtrr.show &&
 		       grep -q "ms.vtrr.service_ns" /tmp/vtrr.show'
-	check "vtrr: schedctl moves a running pid into VTRR with share 7" \
-		sh -c 'sleep 5 & p=$!; schedctl -c vtrr -w 7 -p $p &&
+	# the pid is asleep when it moves: /proc shows the share it will wake with
+	check "vtrr: schedctl moves a sleeping pid into VTRR with share 7" \
+		sh -c 'sleep 5 & p=$!
+		       while ! grep -q "^[0-9]* (sleep) S" /proc/$p/stat; do sleep 0.1; done
+		       schedctl -c vtrr -w 7 -p $p &&
 		       grep -Eq "ms.vtrr.share +: +7$" /proc/$p/sched; r=$?; kill $p; exit $r'
 	check "vtrr: share 0 takes the weight of the nice value (nice 5 = 335)" \
 		sh -c 'schedctl -c vtrr -w 0 --nice 5 -- cat /proc/self/sched |
