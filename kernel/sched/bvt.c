@@ -177,7 +177,7 @@ static inline bool bvt_before(u64 a, u64 b)
 
 static u32 bvt_weight(struct task_struct *p)
 {
-	return p->ms.weight ?: sched_prio_to_weight[p->static_prio - MAX_RT_PRIO];
+	return ms_task_weight(p);
 }
 
 static int bvt_task_level(struct task_struct *p)

@@ -106,6 +106,12 @@ static u32 ms_effective_weight(u32 weight, int nice)
 	return weight ? weight : ms_nice_weight(nice);
 }
 
+/* A task's BVT weight or VTRR share, from its parameters. */
+u32 ms_task_weight(struct task_struct *p)
+{
+	return ms_effective_weight(p->ms.weight, task_nice(p));
+}
+
 static bool ms_period_valid(u64 runtime, u64 period)
 {
 	return period >= MS_PERIOD_MIN && period <= MS_PERIOD_MAX &&
@@ -550,8 +556,7 @@ void ms_proc_show_task(struct task_struct *p, struct seq_file *m)
 		   p->sched_class == &rt_sched_class ? "rt (boosted)" :
 		   p->sched_class == &dl_sched_class ? "dl (boosted)" :
 		   ms_normal_name(ms_class_of(p->policy) ?: READ_ONCE(ms_normal)));
-	seq_printf(m, "%-45s:%21u\n", "ms.weight",
-		   ms_effective_weight(ms->weight, task_nice(p)));
+	seq_printf(m, "%-45s:%21u\n", "ms.weight", ms_task_weight(p));
 	seq_printf(m, "%-45s:%21u\n", "ms.flags", ms->flags);
 	seq_printf(m, "%-45s:%21lld\n", "ms.warp", ms->warp);
 	seq_printf(m, "%-45s:%21llu\n", "ms.warp_limit", ms->warp_limit);
@@ -578,7 +583,7 @@ void ms_proc_show_task(struct task_struct *p, struct seq_file *m)
 		 * task will wake with, not the one it last ran with.
 		 */
 		seq_printf(m, "%-45s:%21u\n", "ms.vtrr.share",
-			   ms_effective_weight(ms->weight, task_nice(p)));
+			   ms_task_weight(p));
 		seq_printf(m, "%-45s:%21llu\n", "ms.vtrr.VFT", ms->vtrr.vft);
 		seq_printf(m, "%-45s:%21u\n", "ms.vtrr.counter", ms->vtrr.counter);
 		seq_printf(m, "%-45s:%21llu\n", "ms.vtrr.service_ns", ms->vtrr.service);

@@ -216,6 +216,7 @@ void ms_setparams(struct task_struct *p, int policy,
 void ms_getparams(struct task_struct *p, struct sched_attr *attr);
 bool ms_params_changed(struct task_struct *p, const struct sched_attr *attr);
 const struct sched_class *ms_setscheduler_class(int policy);
+u32 ms_task_weight(struct task_struct *p);
 void ms_fork(struct task_struct *p);
 void ms_post_fork(struct task_struct *p);
 void ms_proc_show_task(struct task_struct *p, struct seq_file *m);

@@ -502,7 +502,7 @@ static inline struct task_struct *vtrr_rq_curr(struct rq *rq)
 /* S: the share asked for, or the weight of the nice value. */
 static u32 vtrr_share(struct task_struct *p)
 {
-	return p->ms.weight ?: sched_prio_to_weight[p->static_prio - MAX_RT_PRIO];
+	return ms_task_weight(p);
 }
 
 static const char *const vtrr_why_name[] = {
