@@ -25,16 +25,17 @@
  * delivers the signal until the handler returns through sigreturn.
  *
  * The scheduler virtual time SVT is the minimum A of the runnable
- * entities. A thread that wakes from a voluntary sleep has A raised to at
- * least SVT, so that waiting for an event earns no credit against the
- * threads that kept running; one that slept involuntarily (uninterruptibly:
- * a page fault, a lock, disk I/O) keeps its A, down to SVT minus C. The
- * context switch allowance C keeps a thread running until another's E is
- * lower than its own by C / weight of virtual time, which bounds the switch
- * rate between threads of equal claim. A waking thread preempts by the
- * same rule, and a warped one as soon as its E is below the running
- * thread's. A thread that last ran on another CPU pays the migration
- * penalty M in E until it runs.
+ * entities. A thread that wakes keeps its A, but no less than SVT minus
+ * C / weight: sleeping earns no more credit against the threads that kept
+ * running than the error the paper allows anyway, whether the sleep was
+ * voluntary (the paper raises A to SVT) or involuntary (the paper keeps
+ * A). The context switch allowance C keeps a thread running until
+ * another's E is lower than its own by C / weight of virtual time, which
+ * bounds the switch rate between threads of equal claim. A waking thread
+ * preempts by the same rule, a warped one as soon as its E is below the
+ * running thread's; either goes ahead of the threads of equal E. A thread
+ * that last ran on another CPU pays the migration penalty M in E until it
+ * runs.
  *
  * Two levels (sections 2.5 and 6.3): threads with MS_FLAG_RESERVED, which
  * needs CAP_SYS_NICE, form the reserved-effort level; every other thread
@@ -77,6 +78,14 @@
 
 /* The warp timer fires at L; the rq clock may read a little short of it. */
 #define BVT_TIMER_SLACK_NS	(20 * NSEC_PER_USEC)
+
+/*
+ * A sleeper's A is compared with SVT by a signed difference, which is
+ * exact while SVT has moved less than 2^63 ns of virtual time. SVT moves
+ * at most 1024 times as fast as real time (weight 1), so in a day by less
+ * than 2^57: after a sleep of a day or more the old A is not looked at.
+ */
+#define BVT_STALE_SLEEP		(24 * 60 * 60 * HZ)
 
 /* How many threads of each level, least urgent first, balancing looks at. */
 #define BVT_BALANCE_SCAN	32
@@ -247,16 +256,30 @@ static inline bool bvt_evt_less(struct rb_node *a, const struct rb_node *b)
 			  rb_entry(b, struct sched_bvt_entity, evt_node)->evt);
 }
 
+/* Ties go to @a: a thread waking at SVT goes ahead of those already there. */
+static inline bool bvt_evt_less_eq(struct rb_node *a, const struct rb_node *b)
+{
+	return !bvt_before(rb_entry(b, struct sched_bvt_entity, evt_node)->evt,
+			   rb_entry(a, struct sched_bvt_entity, evt_node)->evt);
+}
+
 static inline bool bvt_avt_less(struct rb_node *a, const struct rb_node *b)
 {
 	return bvt_before(rb_entry(a, struct sched_bvt_entity, avt_node)->avt,
 			  rb_entry(b, struct sched_bvt_entity, avt_node)->avt);
 }
 
-static void __bvt_insert(struct bvt_sched *bs, struct sched_bvt_entity *se)
+/*
+ * __bvt_insert - queue @se by its E and its A
+ * @woke:	it is waking up: among entities of equal E it goes first, as
+ *		a thread that had been runnable but not dispatched would be
+ */
+static void __bvt_insert(struct bvt_sched *bs, struct sched_bvt_entity *se,
+			 bool woke)
 {
 	se->evt = bvt_evt(se);
-	rb_add_cached(&se->evt_node, &bs->evt_tree, bvt_evt_less);
+	rb_add_cached(&se->evt_node, &bs->evt_tree,
+		      woke ? bvt_evt_less_eq : bvt_evt_less);
 	rb_add_cached(&se->avt_node, &bs->avt_tree, bvt_avt_less);
 }
 
@@ -272,7 +295,7 @@ static void bvt_requeue(struct bvt_sched *bs, struct sched_bvt_entity *se)
 	if (!se->on_rq)
 		return;
 	__bvt_erase(bs, se);
-	__bvt_insert(bs, se);
+	__bvt_insert(bs, se, false);
 }
 
 static struct sched_bvt_entity *bvt_first(struct bvt_sched *bs)
@@ -551,8 +574,9 @@ static void bvt_enqueue_be(struct rq *rq)
 	struct sched_bvt_entity *be = &bvt_rq->be;
 
 	be->weight = READ_ONCE(sysctl_sched_bvt_be_weight);
-	be->avt = bvt_wakeup_avt(be->avt, bs->svt, 0);
-	__bvt_insert(bs, be);
+	be->avt = bvt_wakeup_avt(be->avt, bs->svt, 0,
+				 time_after(jiffies, be->slept_at + BVT_STALE_SLEEP));
+	__bvt_insert(bs, be, true);
 	be->on_rq = 1;
 	bs->nr_running++;
 }
@@ -570,6 +594,7 @@ static void bvt_dequeue_be(struct rq *rq)
 		bvt_unwarp(rq, be, "sleep");
 	be->limit_hit = 0;
 	be->warp = 0;
+	be->slept_at = jiffies;
 }
 
 /*
@@ -594,6 +619,8 @@ static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 	struct bvt_rq *bvt_rq = &rq->ms.bvt;
 	struct bvt_sched *bs;
 
+	/* SVT counts the running thread's A as of now */
+	update_curr_bvt(rq);
 	se->weight = bvt_weight(p);
 	bvt_set_level(rq, se, bvt_task_level(p));
 	bs = bvt_level(rq, se);
@@ -605,13 +632,13 @@ static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 		se->avt = bs->svt + max_t(s64, se->lag, 0);
 		se->lag = 0;
 	} else if (flags & ENQUEUE_WAKEUP) {
-		se->avt = bvt_wakeup_avt(se->avt, bs->svt,
-					 se->involuntary ? bvt_c_vtime(se) : 0);
-		se->involuntary = 0;
+		se->avt = bvt_wakeup_avt(se->avt, bs->svt, bvt_c_vtime(se),
+					 time_after(jiffies, se->slept_at +
+						    BVT_STALE_SLEEP));
 	}
 	bvt_set_warp(rq, se, bvt_task_warp(p), flags & ENQUEUE_WAKEUP);
 
-	__bvt_insert(bs, se);
+	__bvt_insert(bs, se, flags & ENQUEUE_WAKEUP);
 	se->on_rq = 1;
 	bs->nr_running++;
 	WRITE_ONCE(bvt_rq->nr_running, bvt_rq->nr_running + 1);
@@ -623,18 +650,17 @@ static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 }
 
 /*
- * A thread blocks: its warped stretch ends, and U counts from here. Whether
- * it blocked voluntarily decides its A when it wakes.
+ * A thread blocks: its warped stretch ends, and U counts from here. When
+ * it slept decides whether its A is still worth comparing when it wakes.
  */
 static void bvt_sleep(struct rq *rq, struct task_struct *p)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
-	unsigned int state = READ_ONCE(p->__state);
 
 	if (se->warp_used || se->limit_hit || se->warped)
 		bvt_unwarp(rq, se, "sleep");
 	se->limit_hit = 0;
-	se->involuntary = (state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD);
+	se->slept_at = jiffies;
 }
 
 static bool dequeue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
@@ -751,7 +777,9 @@ static void wakeup_preempt_bvt(struct rq *rq, struct task_struct *p, int flags)
 	/*
 	 * A woken warped thread with a lower E than the running one runs at
 	 * once; an unwarped one must be ahead by C, as at every other switch,
-	 * or every wakeup of a thread that slept would preempt.
+	 * or every wakeup of a thread that slept would preempt. One that has
+	 * used less than its share wakes C behind SVT (bvt_wakeup_avt()), so
+	 * it is that far ahead of any running thread that is past SVT.
 	 */
 	bvt_common_level(rq, &a, &b);
 	if (a != b && (a->warped ? bvt_before(a->evt, b->evt) :
@@ -797,7 +825,6 @@ static void switching_to_bvt(struct rq *rq, struct task_struct *p)
 	se->level = bvt_task_level(p);
 	se->avt = rq->ms.bvt.level[se->level].svt + max_t(s64, se->lag, 0);
 	se->lag = 0;
-	se->involuntary = 0;
 	se->warp_used = 0;
 	se->limit_hit = 0;
 	se->warped = 0;

@@ -119,20 +119,23 @@ static inline u64 bvt_mcu_round(u64 *uncharged, u32 mcu, bool stop)
 
 /*
  * bvt_wakeup_avt - A of a thread that wakes at scheduler virtual time @svt
- * @credit:	how far behind SVT it may stay
+ * @credit:	how far behind SVT it may stay: C in its virtual time
+ * @stale:	it slept so long that its A may no longer compare with @svt
  *
- * After a voluntary sleep A = max(A, SVT): waiting for an event earns no
- * credit, so @credit is 0. After an involuntary one (a page fault, a lock,
- * disk I/O) the thread was not waiting for anything, and keeps the A it
- * had, as if it had held SVT back (section 2.1), down to SVT - @credit,
- * which the caller bounds by C so that a long uninterruptible sleep does
- * not turn into a long monopoly.
+ * It keeps the A it had, down to SVT - @credit. The paper raises a thread
+ * that slept voluntarily to SVT, so that waiting for an event earns no
+ * credit (figure 2), and lets one that slept involuntarily (a page fault,
+ * a lock) keep its A (section 2.1). Both keep at most C here: that is no
+ * more than the error the paper allows between share and allocation, so
+ * no sleeper claims an excessive share, and it is what lets a thread that
+ * sleeps briefly and often, using less than its share, be dispatched
+ * before the running thread has got C ahead of it at every wakeup.
  */
-static inline u64 bvt_wakeup_avt(u64 avt, u64 svt, u64 credit)
+static inline u64 bvt_wakeup_avt(u64 avt, u64 svt, u64 credit, bool stale)
 {
 	u64 floor = svt - credit;
 
-	return (s64)(avt - floor) < 0 ? floor : avt;
+	return stale || (s64)(avt - floor) < 0 ? floor : avt;
 }
 
 void init_bvt_rq(struct rq *rq);

@@ -181,16 +181,25 @@ static void ms_test_bvt_wakeup(struct kunit *test)
 {
 	u64 svt = 1000000;
 
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(10, svt, 0), svt);
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 5, svt, 0), svt + 5);
-	/* involuntary: keeps its A, down to SVT - credit */
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt - 300, svt, 500), svt - 300);
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(10, svt, 500), svt - 500);
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 7, svt, 500), svt + 7);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(10, svt, 0, false), svt);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 5, svt, 0, false), svt + 5);
+	/* keeps its A, down to SVT - credit */
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt - 300, svt, 500, false), svt - 300);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(10, svt, 500, false), svt - 500);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 7, svt, 500, false), svt + 7);
 	/* wrap-safe: A just below a wrapped SVT is behind it */
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(U64_MAX - 5, 10, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(5, U64_MAX - 10, 0), 5ULL);
-	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(U64_MAX - 5, 10, 100), U64_MAX - 5);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(U64_MAX - 5, 10, 0, false), 10ULL);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(5, U64_MAX - 10, 0, false), 5ULL);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(U64_MAX - 5, 10, 100, false), U64_MAX - 5);
+	/*
+	 * SVT moved 2^63 + 1000 past a sleeper's A: compared by sign, the old
+	 * A reads as ahead, and would starve the thread; a sleep that long
+	 * is stale, and it starts at the floor.
+	 */
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt, svt + BIT_ULL(63) + 1000, 500, false), svt);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt, svt + BIT_ULL(63) + 1000, 500, true),
+			svt + BIT_ULL(63) + 500);
+	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 7, svt, 500, true), svt - 500);
 }
 
 static struct kunit_case ms_test_cases[] = {

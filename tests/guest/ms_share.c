@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -57,7 +58,7 @@ int main(int argc, char **argv)
 	unsigned long long before[MAX_HOGS], after[MAX_HOGS], total = 0;
 	double tol = 2.0, wsum = 0;
 	int cpu = 1, secs = 10, sleeper = 0, n = 0, i, opt, bad = 0;
-	int nice_mode = 0, nice[MAX_HOGS], policy = SCHED_BVT;
+	int nice_mode = 0, nice[MAX_HOGS], policy = SCHED_BVT, ready[2];
 	unsigned int w[MAX_HOGS];
 	pid_t pid[MAX_HOGS];
 
@@ -93,6 +94,16 @@ int main(int argc, char **argv)
 	if (!n)
 		return 2;
 
+	/*
+	 * Each child enters its class first and only then moves to @cpu, and
+	 * the measurement waits until all of them are there: a child that
+	 * moved first would wait on @cpu as SCHED_OTHER behind the hogs
+	 * already in a class above fair, until the deferred fair server ran
+	 * it, 950 ms later; with a 1 s settle the first child then ran alone
+	 * for part of the window (weight 1 got 21.9% instead of 6.7%).
+	 */
+	if (pipe(ready))
+		return 1;
 	for (i = 0; i < n; i++) {
 		pid[i] = fork();
 		if (!pid[i]) {
@@ -103,14 +114,19 @@ int main(int argc, char **argv)
 			};
 			cpu_set_t set;
 
+			close(ready[0]);
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			CPU_ZERO(&set);
 			CPU_SET(cpu, &set);
-			if (sched_setaffinity(0, sizeof(set), &set) ||
-			    (nice_mode && setpriority(PRIO_PROCESS, 0, nice[i])) ||
-			    (!nice_mode && syscall(SYS_sched_setattr, 0, &a, 0))) {
+			if ((nice_mode && setpriority(PRIO_PROCESS, 0, nice[i])) ||
+			    (!nice_mode && syscall(SYS_sched_setattr, 0, &a, 0)) ||
+			    sched_setaffinity(0, sizeof(set), &set)) {
 				perror("ms_share: child setup");
 				_exit(1);
 			}
+			if (write(ready[1], "1", 1) != 1)
+				_exit(1);
+			close(ready[1]);
 			if (i == 0 && sleeper)
 				sleep(sleeper);
 			for (;;)
@@ -118,6 +134,18 @@ int main(int argc, char **argv)
 		}
 		wsum += w[i];
 	}
+	close(ready[1]);
+	for (i = 0; i < n; i++) {
+		char c;
+
+		if (read(ready[0], &c, 1) != 1) {
+			printf("ms_share: a child failed to set up\n");
+			for (i = 0; i < n; i++)
+				kill(pid[i], SIGKILL);
+			return 1;
+		}
+	}
+	close(ready[0]);
 
 	sleep(sleeper + 1);	/* let every child settle in */
 	for (i = 0; i < n; i++)

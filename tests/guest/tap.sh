@@ -26,7 +26,7 @@ measure() {
 	out=$("$@" 2>&1)
 	rc=$?
 	if [ $rc -eq 0 ]; then ok "$name"; else notok "$name"; fi
-	echo "$out" | sed 's/^/#   /' | tail -n 16
+	echo "$out" | sed 's/^/#   /' | tail -n 40
 }
 # expect_fail NAME STATUS PATTERN CMD...: CMD must exit with STATUS and
 # print a line matching PATTERN

@@ -23,6 +23,7 @@ struct sched_bvt_entity {
 	u64		unwarp_until;	/* rq clock before which it may not warp */
 	u64		uncharged;	/* run time not yet charged to A, < 1 mcu */
 	s64		lag;		/* lead over SVT to start with (fork, class change) */
+	unsigned long	slept_at;	/* jiffies when it last blocked */
 	u64		nr_limit_hits;	/* times it ran L warped and was unwarped */
 	u64		nr_unwarp_hits;	/* times U kept it from warping */
 	u32		weight;		/* effective weight */
@@ -33,7 +34,6 @@ struct sched_bvt_entity {
 	unsigned int	migrated:1;	/* pays M until it next runs */
 	unsigned int	level:1;	/* the level A counts in: 0 RE, 1 BE */
 	unsigned int	group:1;	/* the best-effort aggregate, not a task */
-	unsigned int	involuntary:1;	/* its last sleep was involuntary */
 };
 
 /*
