@@ -87,6 +87,9 @@
  */
 #define BVT_STALE_SLEEP		(24 * 60 * 60 * HZ)
 
+/* L of a MS_FLAG_WARP_SIGNAL thread that set none: the aggregate's default. */
+#define BVT_SIGNAL_WARP_LIMIT	(10 * NSEC_PER_MSEC)
+
 /* How many threads of each level, least urgent first, balancing looks at. */
 #define BVT_BALANCE_SCAN	32
 
@@ -203,9 +206,18 @@ static inline u64 bvt_vtime(u64 delta, u32 weight)
 /* L and U of an entity: the thread's own, or the aggregate's sysctls. */
 static u64 bvt_warp_limit(struct sched_bvt_entity *se)
 {
+	struct task_struct *p;
+
 	if (se->group)
 		return READ_ONCE(sysctl_sched_bvt_be_warp_limit);
-	return bvt_task_of(se)->ms.warp_limit;
+	p = bvt_task_of(se);
+	/*
+	 * A handler left by siglongjmp() or a legacy sigreturn never tells
+	 * BVT it returned: a thread that warps in handlers always has an L.
+	 */
+	if (!p->ms.warp_limit && (p->ms.flags & MS_FLAG_WARP_SIGNAL))
+		return BVT_SIGNAL_WARP_LIMIT;
+	return p->ms.warp_limit;
 }
 
 static u64 bvt_unwarp_time(struct sched_bvt_entity *se)
@@ -222,6 +234,40 @@ static void bvt_trace_warp(struct sched_bvt_entity *se, const char *why)
 }
 
 /*
+ * bvt_handler_pending - will @p run a signal handler when it next runs?
+ *
+ * A pending, unblocked signal whose action is a handler: not one that is
+ * ignored, and not one whose default action (killing, stopping) runs no
+ * code of the thread's. Read without the siglock, under the rq lock with
+ * interrupts off: sighand_struct is SLAB_TYPESAFE_BY_RCU, and a signal
+ * that arrives or changes action later wakes or rewarps the thread again.
+ */
+static bool bvt_handler_pending(struct task_struct *p)
+{
+	struct sighand_struct *sighand;
+	sigset_t pending;
+	int sig;
+
+	if (!task_sigpending(p) || fatal_signal_pending(p))
+		return false;
+	sighand = rcu_dereference_sched(p->sighand);
+	if (!sighand)
+		return false;
+	sigorsets(&pending, &p->pending.signal, &p->signal->shared_pending.signal);
+	sigandnsets(&pending, &pending, &p->blocked);
+	for (sig = 1; sig <= _NSIG; sig++) {
+		__sighandler_t h;
+
+		if (!sigismember(&pending, sig))
+			continue;
+		h = READ_ONCE(sighand->action[sig - 1].sa.sa_handler);
+		if (h != SIG_DFL && h != SIG_IGN)
+			return true;
+	}
+	return false;
+}
+
+/*
  * bvt_task_warp - the W a thread asks to run with now, 0 for none
  *
  * Its W, unless warping is switched off, or it warps only in signal
@@ -232,7 +278,7 @@ static s64 bvt_task_warp(struct task_struct *p)
 	if (p->ms.warp <= 0 || (p->ms.flags & MS_FLAG_WARP_OFF))
 		return 0;
 	if ((p->ms.flags & MS_FLAG_WARP_SIGNAL) && !bvt_se(p)->sig_depth &&
-	    !task_sigpending(p))
+	    !bvt_handler_pending(p))
 		return 0;
 	return p->ms.warp;
 }
@@ -807,6 +853,7 @@ static void task_fork_bvt(struct task_struct *p)
 
 	se->level = level;
 	se->lag = 0;
+	se->weight = bvt_weight(p);
 	if (current->sched_class != &bvt_sched_class || pse->level != level)
 		return;
 	svt = READ_ONCE(task_rq(current)->ms.bvt.level[level].svt);
@@ -822,6 +869,11 @@ static void switching_to_bvt(struct rq *rq, struct task_struct *p)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
 
+	/*
+	 * A running task is charged before its first enqueue in BVT
+	 * (__sched_setscheduler() puts it back with set_next_task()).
+	 */
+	se->weight = bvt_weight(p);
 	se->level = bvt_task_level(p);
 	se->avt = rq->ms.bvt.level[se->level].svt + max_t(s64, se->lag, 0);
 	se->lag = 0;

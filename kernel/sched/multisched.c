@@ -182,22 +182,52 @@ static int ms_validate_attr(int policy, const struct sched_attr *attr)
 }
 
 /*
+ * ms_loosens_warp - would @attr free a warped BVT thread from a limit?
+ *
+ * Section 2.2 of the paper contains a thread that abuses its warp with
+ * the warp time limit L and the unwarp time requirement U; warping only
+ * in signal handlers and MS_FLAG_WARP_OFF contain it further. Without a
+ * warp none of them matters, so giving up the warp may drop them too.
+ */
+static bool ms_loosens_warp(struct task_struct *p, const struct sched_attr *attr)
+{
+	const struct sched_ms_entity *ms = &p->ms;
+	u32 dropped = ms->flags & ~attr->sched_ms_flags;
+
+	if (attr->sched_warp <= 0 || (attr->sched_ms_flags & MS_FLAG_WARP_OFF))
+		return false;
+	if (ms->warp_limit &&
+	    (!attr->sched_warp_limit || attr->sched_warp_limit > ms->warp_limit))
+		return true;
+	if (attr->sched_unwarp < ms->unwarp)
+		return true;
+	return dropped & (MS_FLAG_WARP_OFF | MS_FLAG_WARP_SIGNAL);
+}
+
+/*
  * ms_check_privilege - may an unprivileged caller ask for @attr?
  *
  * As with nice values and RT priorities, a task may give up what it has
  * but not take more. Without CAP_SYS_NICE:
  *
+ *  - entering a class from another one needs a non-zero RLIMIT_RTPRIO, as
+ *    SCHED_FIFO does: BVT, VTRR and BEBS run above fair, and one hog per
+ *    CPU in them would leave SCHED_NORMAL tasks only the fair server's
+ *    5%. The normal class (sched_normal_class=) is exempt: SCHED_NORMAL
+ *    tasks already run in it;
  *  - nice may only be lowered as far as RLIMIT_NICE allows (the mainline
  *    rule);
  *  - the weight may not rise above the current one, unless it is derived
  *    from a nice value that RLIMIT_NICE allowed;
- *  - the warp may not rise above the current one;
+ *  - the warp may not rise above the current one, and a warped thread may
+ *    not loosen L, U, MS_FLAG_WARP_OFF or MS_FLAG_WARP_SIGNAL;
  *  - the reserved level and reservations (RBS, periodic BEBS) are refused,
  *    as SCHED_DEADLINE is.
  */
 static int ms_check_privilege(struct task_struct *p, int policy,
 			      const struct sched_attr *attr)
 {
+	const struct ms_class *normal = READ_ONCE(ms_normal);
 	bool same = p->policy == policy;
 	int nice = task_nice(p);
 	u32 old_weight, new_weight;
@@ -205,6 +235,9 @@ static int ms_check_privilege(struct task_struct *p, int policy,
 	if (capable(CAP_SYS_NICE))
 		return 0;
 
+	if (!same && !(normal && normal->policy == policy) &&
+	    !task_rlimit(p, RLIMIT_RTPRIO))
+		return -EPERM;
 	if (attr->sched_ms_flags & MS_FLAG_RESERVED)
 		return -EPERM;
 	if (policy == SCHED_RBS ||
@@ -219,6 +252,8 @@ static int ms_check_privilege(struct task_struct *p, int policy,
 	    (attr->sched_weight || attr->sched_nice >= nice))
 		return -EPERM;
 	if (attr->sched_warp > (same ? p->ms.warp : 0))
+		return -EPERM;
+	if (same && ms_loosens_warp(p, attr))
 		return -EPERM;
 	return 0;
 }
@@ -251,6 +286,45 @@ int ms_check_attr(struct task_struct *p, const struct sched_attr *attr,
 		return ret;
 
 	return ms_check_privilege(p, policy, attr);
+}
+
+/**
+ * ms_keep_params - the request, with the class parameters the caller kept
+ * @p:		the task
+ * @attr:	the request
+ * @policy:	the policy it asks for, SETPARAM_POLICY resolved
+ * @buf:	room for a copy of @attr
+ *
+ * sched_setparam(2), sched_setscheduler(2) and sched_setattr(2) with a
+ * structure shorter than SCHED_ATTR_SIZE_VER2 carry no class parameters,
+ * and sched_setattr(2) with SCHED_FLAG_KEEP_POLICY and an all-zero tail
+ * does not ask to change them. A task that stays in its policy keeps the
+ * weight, flags, W, L and U it has, as a SCHED_FIFO task keeps its
+ * priority when only its nice value changes; one that changes policy
+ * starts from the defaults. BEBS and RBS budgets and periods are in the
+ * 48-byte structure and always sent.
+ *
+ * Return: @attr, or @buf holding @attr with @p's class parameters.
+ */
+const struct sched_attr *ms_keep_params(struct task_struct *p,
+					const struct sched_attr *attr,
+					int policy, struct sched_attr *buf)
+{
+	const struct sched_ms_entity *ms = &p->ms;
+
+	if (!ms_policy(policy) || policy != READ_ONCE(p->policy))
+		return attr;
+	if (attr->size >= SCHED_ATTR_SIZE_VER2 &&
+	    ((int)attr->sched_policy >= 0 || ms_attr_has_params(attr)))
+		return attr;
+	if (buf != attr)
+		*buf = *attr;
+	buf->sched_weight = ms->weight;
+	buf->sched_ms_flags = ms->flags;
+	buf->sched_warp = ms->warp;
+	buf->sched_warp_limit = ms->warp_limit;
+	buf->sched_unwarp = ms->unwarp;
+	return buf;
 }
 
 /* Store @attr's class parameters in @p; @attr is NULL to clear them. */

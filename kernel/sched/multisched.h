@@ -214,6 +214,9 @@ void ms_sched_init(void);
 void init_ms_rq(struct rq *rq);
 int ms_check_attr(struct task_struct *p, const struct sched_attr *attr,
 		  int policy, bool user);
+const struct sched_attr *ms_keep_params(struct task_struct *p,
+					const struct sched_attr *attr,
+					int policy, struct sched_attr *buf);
 void ms_setparams(struct task_struct *p, int policy,
 		  const struct sched_attr *attr);
 void ms_getparams(struct task_struct *p, struct sched_attr *attr);
@@ -236,6 +239,13 @@ static inline int ms_check_attr(struct task_struct *p,
 				int policy, bool user)
 {
 	return ms_attr_has_params(attr) ? -EINVAL : 0;
+}
+
+static inline const struct sched_attr *
+ms_keep_params(struct task_struct *p, const struct sched_attr *attr,
+	       int policy, struct sched_attr *buf)
+{
+	return attr;
 }
 
 static inline void ms_setparams(struct task_struct *p, int policy,

@@ -62,6 +62,14 @@
 /* Charges are capped so that the shift cannot overflow (~18 minutes). */
 #define VTRR_DELTA_MAX		BIT_ULL(40)
 
+/*
+ * VFTs are compared with QVT by signed differences, exact while they are
+ * less than 2^63 apart. QVT moves at most 2^VTRR_VT_SHIFT per ns (a total
+ * share of 1), 2^63 in about 2.4 hours: a client that slept 10 minutes or
+ * more arrives afresh (equation 7) rather than compare its old VFT.
+ */
+#define VTRR_STALE_SLEEP	(10 * 60 * HZ)
+
 /* How many clients, from the tail, balancing looks at. */
 #define VTRR_BALANCE_SCAN	32
 
@@ -289,20 +297,93 @@ static void vtrr_unlink(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
  * it counts in the totals; no more than it had when it left in this same
  * cycle; and between its neighbours' counters, to keep the invariant.
  */
-static u32 vtrr_join_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
-			     bool same_cycle)
+/* @c, between the counters of @se's neighbours, to keep the invariant. */
+static u32 vtrr_clamp_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
+			      u64 c)
 {
 	struct sched_vtrr_entity *prev = vtrr_prev_of(vrq, se);
 	struct sched_vtrr_entity *next = vtrr_next_of(vrq, se);
-	u64 c = div64_u64((u64)se->share * vrq->counter_sum, vrq->total_shares);
 
-	if (same_cycle)
-		c = min_t(u64, c, se->counter);
 	if (prev)
 		c = min_t(u64, c, vtrr_counter(vrq, prev));
 	if (next)
 		c = max_t(u64, c, vtrr_counter(vrq, next));
 	return c;
+}
+
+static u32 vtrr_join_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
+			     bool same_cycle)
+{
+	u64 c = div64_u64((u64)se->share * vrq->counter_sum, vrq->total_shares);
+
+	if (same_cycle)
+		c = min_t(u64, c, se->counter);
+	return vtrr_clamp_counter(vrq, se, c);
+}
+
+/*
+ * __vtrr_insert - queue @se
+ * @restore:	it was dequeued only to change something about it that left
+ *		its share alone (affinity, nice with an explicit share, a
+ *		migrate_disable(), another parameter): put it back as it was
+ *
+ * The paper moves a client only when its share changes. A client put back
+ * in the cycle it left keeps its id, its VFT and its counter (clamped
+ * between its neighbours'), and goes back between the same neighbours if
+ * nothing came between them; anything else is a new arrival (equations 7
+ * to 9).
+ */
+static void __vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
+			  bool restore)
+{
+	bool same_cycle = !se->fresh && se->cycle == vrq->cycle;
+	struct sched_vtrr_entity *prev, *next;
+	bool back;
+	u64 vft;
+	u32 c;
+
+	back = vtrr_hint_pos(vrq, se, &prev);
+	if (!back) {
+		next = vtrr_index_pos(vrq, se->share);
+		prev = next ? vtrr_prev_of(vrq, next) : vtrr_last(vrq);
+	}
+	restore = restore && back && same_cycle && se->id;
+	vtrr_link(vrq, se, prev);
+
+	if (!vrq->nr_running) {
+		/* the first client starts a cycle of its own */
+		vrq->cycle++;
+		c = se->share;
+	} else if (restore) {
+		c = vtrr_clamp_counter(vrq, se, se->counter);
+	} else {
+		c = vtrr_join_counter(vrq, se, same_cycle);
+	}
+	vtrr_set_counter(vrq, se, c);
+
+	/* equation 7 for a new client, 8 for one that ran before */
+	vft = vrq->qvt + vtrr_vt(vrq->quantum, se->share);
+	if (!restore && (se->fresh || vtrr_before(se->vft, vft)))
+		se->vft = vft;
+	se->fresh = 0;
+	se->hinted = 0;
+
+	if (restore) {
+		/* and the scan goes on as it would have */
+		if (se->scan_curr && !vrq->curr)
+			vrq->curr = se;
+		if (se->scan_next && vrq->next == vtrr_next_of(vrq, se))
+			vrq->next = se;
+	} else {
+		se->id = ++vrq->last_id;
+	}
+	se->scan_curr = 0;
+	se->scan_next = 0;
+	vrq->ids[vtrr_slot(se->id)] = se;
+	se->on_rq = 1;
+	WRITE_ONCE(vrq->nr_running, vrq->nr_running + 1);
+	WRITE_ONCE(vrq->total_shares, vrq->total_shares + se->share);
+	vrq->counter_sum += c;
 }
 
 /**
@@ -312,39 +393,7 @@ static u32 vtrr_join_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
  */
 void vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 {
-	bool same_cycle = !se->fresh && se->cycle == vrq->cycle;
-	struct sched_vtrr_entity *prev, *next;
-	u64 vft;
-	u32 c;
-
-	if (!vtrr_hint_pos(vrq, se, &prev)) {
-		next = vtrr_index_pos(vrq, se->share);
-		prev = next ? vtrr_prev_of(vrq, next) : vtrr_last(vrq);
-	}
-	vtrr_link(vrq, se, prev);
-
-	if (!vrq->nr_running) {
-		/* the first client starts a cycle of its own */
-		vrq->cycle++;
-		c = se->share;
-	} else {
-		c = vtrr_join_counter(vrq, se, same_cycle);
-	}
-	vtrr_set_counter(vrq, se, c);
-
-	/* equation 7 for a new client, 8 for one that ran before */
-	vft = vrq->qvt + vtrr_vt(vrq->quantum, se->share);
-	if (se->fresh || vtrr_before(se->vft, vft))
-		se->vft = vft;
-	se->fresh = 0;
-	se->hinted = 0;
-
-	se->id = ++vrq->last_id;
-	vrq->ids[vtrr_slot(se->id)] = se;
-	se->on_rq = 1;
-	WRITE_ONCE(vrq->nr_running, vrq->nr_running + 1);
-	WRITE_ONCE(vrq->total_shares, vrq->total_shares + se->share);
-	vrq->counter_sum += c;
+	__vtrr_insert(vrq, se, false);
 }
 
 /**
@@ -368,9 +417,11 @@ void vtrr_remove(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 	vtrr_unlink(vrq, se);
 	if (vrq->ids[vtrr_slot(se->id)] == se)
 		vrq->ids[vtrr_slot(se->id)] = NULL;
-	if (vrq->next == se)
+	se->scan_next = vrq->next == se;
+	if (se->scan_next)
 		vrq->next = next;
-	if (vrq->curr == se)
+	se->scan_curr = vrq->curr == se;
+	if (se->scan_curr)
 		vrq->curr = NULL;
 
 	se->on_rq = 0;
@@ -528,10 +579,16 @@ static void enqueue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_vtrr_entity *se = vtrr_se(p);
 	struct vtrr_rq *vrq = &rq->ms.vtrr;
+	u32 share = vtrr_share(p);
+	bool restore = (flags & ENQUEUE_RESTORE) && se->share == share;
 
-	se->share = vtrr_share(p);
+	/* a VFT from before QVT could have moved 2^63 is not compared */
+	if ((flags & ENQUEUE_WAKEUP) &&
+	    time_after(jiffies, se->slept_at + VTRR_STALE_SLEEP))
+		se->fresh = 1;
+	se->share = share;
 	vrq->quantum = READ_ONCE(sysctl_sched_vtrr_quantum);
-	vtrr_insert(vrq, se);
+	__vtrr_insert(vrq, se, restore);
 	add_nr_running(rq, 1);
 }
 
@@ -539,6 +596,8 @@ static bool dequeue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
 {
 	update_curr_vtrr(rq);
 	vtrr_remove(&rq->ms.vtrr, vtrr_se(p));
+	if (flags & DEQUEUE_SLEEP)
+		vtrr_se(p)->slept_at = jiffies;
 	sub_nr_running(rq, 1);
 	return true;
 }
@@ -585,8 +644,13 @@ static void set_next_task_vtrr(struct rq *rq, struct task_struct *p, bool first)
 	struct vtrr_rq *vrq = &rq->ms.vtrr;
 
 	p->se.exec_start = rq_clock_task(rq);
-	/* picked, or put back after a change: the scan goes on from it */
-	if (vrq->curr != vtrr_se(p))
+	/*
+	 * Picked, or put back after a change: the scan goes on from it. Not
+	 * if it is off the queue: the core puts back a task that is blocking
+	 * in __schedule() when another CPU changes it while this one dropped
+	 * the rq lock, and the scan must not start from a sleeping client.
+	 */
+	if (vtrr_se(p)->on_rq && vrq->curr != vtrr_se(p))
 		vtrr_set_curr(vrq, vtrr_se(p));
 }
 

@@ -446,10 +446,84 @@ static void vtrr_test_simulation(struct kunit *test)
 	KUNIT_EXPECT_GE(test, wrr_ratio, 4LL);
 }
 
+/*
+ * A client dequeued and put back without a change of share (affinity,
+ * nice with an explicit share) keeps its place, id, counter and VFT, and
+ * the order 3:2:1 = A B C A B A goes on as if nothing had happened.
+ */
+static void vtrr_test_restore(struct kunit *test)
+{
+	struct vtrr_test_rq *t = vtrr_test_rq(test, 3);
+	struct vtrr_rq *vrq = &t->vrq;
+	static const int want[] = { 0, 1, 2, 0, 1, 0 };
+	struct sched_vtrr_entity *se = t->se;
+	enum vtrr_why why;
+	u64 id, vft;
+	u32 counter;
+	int i, k;
+
+	vtrr_test_add(t, 0, 3);
+	vtrr_test_add(t, 1, 2);
+	vtrr_test_add(t, 2, 1);
+	for (k = 0; k < 4; k++) {
+		for (i = 0; i < ARRAY_SIZE(want); i++) {
+			int got = vtrr_test_step(t, &why);
+
+			KUNIT_EXPECT_EQ(test, got, want[i]);
+			/* put the one that just ran, and B, back in place */
+			vtrr_remove(vrq, &se[got]);
+			id = se[got].id;
+			vft = se[got].vft;
+			counter = vtrr_counter(vrq, &se[got]);
+			__vtrr_insert(vrq, &se[got], true);
+			KUNIT_EXPECT_EQ(test, se[got].id, id);
+			KUNIT_EXPECT_EQ(test, se[got].vft, vft);
+			KUNIT_EXPECT_EQ(test, vtrr_counter(vrq, &se[got]), counter);
+			KUNIT_EXPECT_PTR_EQ(test, vrq->curr, &se[got]);
+			vtrr_remove(vrq, &se[1]);
+			__vtrr_insert(vrq, &se[1], true);
+			vtrr_test_check(test, t);
+		}
+	}
+	/* a new arrival, by contrast, gets a new id */
+	vtrr_remove(vrq, &se[2]);
+	id = se[2].id;
+	vtrr_insert(vrq, &se[2]);
+	KUNIT_EXPECT_NE(test, se[2].id, id);
+}
+
+/*
+ * QVT moved 2^63 + Q past a sleeping client's VFT: compared by sign, the
+ * old VFT reads as ahead and equation 8 would keep it; a client that slept
+ * that long arrives afresh (equation 7), which enqueue_task_vtrr() decides
+ * from how long it slept.
+ */
+static void vtrr_test_stale_vft(struct kunit *test)
+{
+	struct vtrr_test_rq *t = vtrr_test_rq(test, 2);
+	struct vtrr_rq *vrq = &t->vrq;
+	struct sched_vtrr_entity *se = t->se;
+	u64 old;
+
+	vtrr_test_add(t, 0, 1);
+	vtrr_test_add(t, 1, 1);
+	vtrr_remove(vrq, &se[1]);
+	old = se[1].vft;
+	vrq->qvt = old + BIT_ULL(63) + VT_Q;
+	vtrr_insert(vrq, &se[1]);
+	KUNIT_EXPECT_EQ(test, se[1].vft, old);
+	vtrr_remove(vrq, &se[1]);
+	se[1].fresh = 1;
+	vtrr_insert(vrq, &se[1]);
+	KUNIT_EXPECT_EQ(test, se[1].vft, vrq->qvt + vtrr_vt(VT_Q, 1));
+}
+
 static struct kunit_case vtrr_test_cases[] = {
 	KUNIT_CASE(vtrr_test_order),
 	KUNIT_CASE(vtrr_test_cycle_exact),
 	KUNIT_CASE(vtrr_test_reinsert),
+	KUNIT_CASE(vtrr_test_restore),
+	KUNIT_CASE(vtrr_test_stale_vft),
 	KUNIT_CASE(vtrr_test_churn),
 	KUNIT_CASE(vtrr_test_simulation),
 	{}

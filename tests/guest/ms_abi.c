@@ -117,6 +117,21 @@ static void test_sizes(void)
 	CHECK(e == E2BIG, "set with size 40: %s", err(e));
 }
 
+/* The classes that accept tasks, as the kernel lists them. */
+static const char *ms_classes(void)
+{
+	static char line[256];
+	FILE *f = fopen("/proc/sys/kernel/sched_ms_classes", "r");
+
+	line[0] = 0;
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		fclose(f);
+	}
+	return line;
+}
+
 static void test_policies(void)
 {
 	union attr_buf b;
@@ -283,6 +298,103 @@ static void test_pi(void)
 	      prio[0], prio[1]);
 }
 
+/* Read the class tail back; 0 or an errno. */
+static int tail_of(union attr_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+	return getattr(0, b, SCHED_ATTR_SIZE_VER2);
+}
+
+static int tail_kept(const union attr_buf *b)
+{
+	return b->attr.sched_policy == SCHED_BVT &&
+	       b->attr.sched_weight == 2048 && b->attr.sched_warp == 1000000 &&
+	       b->attr.sched_warp_limit == 500000 &&
+	       b->attr.sched_unwarp == 2000000 &&
+	       b->attr.sched_ms_flags == MS_FLAG_WARP_SIGNAL;
+}
+
+/*
+ * Calls that send no class parameters keep the ones a BVT task has:
+ * sched_setparam(2), sched_setscheduler(2), the 48 and 56-byte structures
+ * and SCHED_FLAG_KEEP_POLICY with a zero tail. A full structure naming the
+ * policy replaces them, and entering another class starts from defaults.
+ */
+static void test_legacy(void)
+{
+	static const unsigned int sizes[] = {
+		SCHED_ATTR_SIZE_VER0, SCHED_ATTR_SIZE_VER1
+	};
+	struct sched_param sp = { 0 };
+	union attr_buf b;
+	unsigned int i;
+	int e;
+
+	if (!strstr(ms_classes(), "bvt") || !strstr(ms_classes(), "vtrr")) {
+		CHECK(0, "legacy calls: BVT and VTRR are available");
+		return;
+	}
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_BVT);
+	b.attr.sched_weight = 2048;
+	b.attr.sched_warp = 1000000;
+	b.attr.sched_warp_limit = 500000;
+	b.attr.sched_unwarp = 2000000;
+	b.attr.sched_ms_flags = MS_FLAG_WARP_SIGNAL;
+	e = setattr(0, &b);
+	CHECK(e == 0, "legacy: SCHED_BVT weight 2048, W 1ms, L 500us, U 2ms, WARP_SIGNAL: %s",
+	      err(e));
+
+	e = sched_setparam(0, &sp) ? errno : 0;
+	CHECK(e == 0 && !tail_of(&b) && tail_kept(&b),
+	      "legacy: sched_setparam keeps weight %u W %lld L %llu U %llu flags %#x",
+	      b.attr.sched_weight, (long long)b.attr.sched_warp,
+	      (unsigned long long)b.attr.sched_warp_limit,
+	      (unsigned long long)b.attr.sched_unwarp, b.attr.sched_ms_flags);
+
+	e = sched_setscheduler(0, SCHED_BVT, &sp) ? errno : 0;
+	CHECK(e == 0 && !tail_of(&b) && tail_kept(&b),
+	      "legacy: sched_setscheduler(SCHED_BVT) keeps them (weight %u)",
+	      b.attr.sched_weight);
+
+	for (i = 0; i < 2; i++) {
+		init_attr(&b, sizes[i], SCHED_BVT);
+		b.attr.sched_nice = 2 + i;
+		e = setattr(0, &b);
+		CHECK(e == 0 && !tail_of(&b) && tail_kept(&b) &&
+		      b.attr.sched_nice == (int)(2 + i),
+		      "legacy: a %u-byte sched_setattr sets nice %d and keeps them (weight %u)",
+		      sizes[i], b.attr.sched_nice, b.attr.sched_weight);
+	}
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
+	b.attr.sched_flags = SCHED_FLAG_KEEP_POLICY;
+	b.attr.sched_nice = 1;
+	e = setattr(0, &b);
+	CHECK(e == 0 && !tail_of(&b) && tail_kept(&b) && b.attr.sched_nice == 1,
+	      "legacy: SCHED_FLAG_KEEP_POLICY with a zero tail sets nice 1 and keeps them (weight %u)",
+	      b.attr.sched_weight);
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_BVT);
+	e = setattr(0, &b);
+	CHECK(e == 0 && !tail_of(&b) && b.attr.sched_weight == 0 &&
+	      b.attr.sched_warp == 0 && b.attr.sched_ms_flags == 0,
+	      "legacy: a full structure naming SCHED_BVT with a zero tail resets them (weight %u W %lld)",
+	      b.attr.sched_weight, (long long)b.attr.sched_warp);
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_BVT);
+	b.attr.sched_weight = 2048;
+	setattr(0, &b);
+	init_attr(&b, SCHED_ATTR_SIZE_VER0, SCHED_VTRR);
+	e = setattr(0, &b);
+	CHECK(e == 0 && !tail_of(&b) && b.attr.sched_policy == SCHED_VTRR &&
+	      b.attr.sched_weight == 0,
+	      "legacy: a 48-byte move from BVT to VTRR starts from defaults (weight %u)",
+	      b.attr.sched_weight);
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
+	setattr(0, &b);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -290,5 +402,6 @@ int main(void)
 	test_policies();
 	test_fork();
 	test_pi();
+	test_legacy();
 	return failed;
 }

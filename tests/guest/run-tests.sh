@@ -333,12 +333,44 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		       echo 0 > $m && grep -qx 0 $m && echo 1 > $m && grep -qx 1 $m &&
 		       echo 2048 > $w && grep -qx 2048 $w; r=$?
 		       echo $mode > $m; echo $weight > $w; exit $r'
-	expect_fail "bvt: an unprivileged raise of weight is EPERM" 1 "needs CAP_SYS_NICE" \
-		$T/as_user 65534 schedctl -c bvt -w 5000 -- true
-	check "bvt: an unprivileged thread may lower its weight" \
-		$T/as_user 65534 schedctl -c bvt -w 100 -- true
-	expect_fail "bvt: an unprivileged thread may not warp" 1 "needs CAP_SYS_NICE" \
-		$T/as_user 65534 schedctl -c bvt --warp 1ms -- true
+	expect_fail "bvt: an unprivileged raise of weight is EPERM (RLIMIT_RTPRIO 1)" 1 "needs CAP_SYS_NICE" \
+		$T/as_user -r 1 65534 schedctl -c bvt -w 5000 -- true
+	check "bvt: an unprivileged thread may lower its weight (RLIMIT_RTPRIO 1)" \
+		$T/as_user -r 1 65534 schedctl -c bvt -w 100 -- true
+	expect_fail "bvt: an unprivileged thread may not warp (RLIMIT_RTPRIO 1)" 1 "needs CAP_SYS_NICE" \
+		$T/as_user -r 1 65534 schedctl -c bvt --warp 1ms -- true
+	# entering a class above fair needs what SCHED_FIFO needs
+	expect_fail "bvt: an unprivileged task with RLIMIT_RTPRIO 0 may not enter SCHED_BVT" \
+		1 "non-zero RLIMIT_RTPRIO (it is 0)" $T/as_user 65534 schedctl -c bvt -- true
+	check "bvt: an unprivileged task with RLIMIT_RTPRIO 1 may enter SCHED_BVT" \
+		$T/as_user -r 1 65534 schedctl -c bvt -- true
+	check "bvt: with sched_normal_class=bvt an unprivileged task may enter SCHED_BVT with RLIMIT_RTPRIO 0" \
+		sh -c 'echo bvt > /proc/sys/kernel/sched_normal_class &&
+		       '$T'/as_user 65534 schedctl -c bvt -- true; r=$?
+		       echo fair > /proc/sys/kernel/sched_normal_class; exit $r'
+	# a warped thread may give up its warp, but not loosen L, U or the flags
+	bvt_loosen() {
+		$T/as_user -r 1 65534 sleep 30 & u=$!
+		sleep 0.2
+		schedctl -c bvt --warp 10ms --warp-limit 2ms --unwarp 5ms --warp-signal -p $u || return 1
+		r=0
+		for args in "--warp-limit 5ms --unwarp 5ms --warp-signal" \
+			    "--warp-limit 0ns --unwarp 5ms --warp-signal" \
+			    "--warp-limit 2ms --unwarp 1ms --warp-signal" \
+			    "--warp-limit 2ms --unwarp 5ms"; do
+			out=$($T/as_user -r 1 65534 schedctl -c bvt --warp 10ms $args -p $u 2>&1)
+			rc=$?
+			echo "$args: exit $rc: $out"
+			[ $rc -eq 1 ] && echo "$out" | grep -q "loosen" || r=1
+		done
+		$T/as_user -r 1 65534 schedctl -c bvt --warp 10ms --warp-limit 1ms --unwarp 10ms --warp-signal -p $u ||
+			{ echo "tightening refused"; r=1; }
+		$T/as_user -r 1 65534 schedctl -c bvt -p $u || { echo "giving up the warp refused"; r=1; }
+		kill $u; wait $u 2>/dev/null
+		return $r
+	}
+	measure "bvt: an unprivileged owner of a warped thread gets EPERM for a longer or no L, a shorter U and dropping --warp-signal; may tighten them or drop the warp" \
+		bvt_loosen
 	printf '#!/bin/sh\nschedctl -p $$\n' > /tmp/showself.sh
 	check "bvt: a child inherits SCHED_BVT and its weight" \
 		sh -c 'schedctl -c bvt -w 300 -- sh -c "sh /tmp/showself.sh; true" | grep -q "weight: 300"'
@@ -362,6 +394,8 @@ if grep -qw vtrr /proc/sys/kernel/sched_ms_classes; then
 		$T/ms_share -p vtrr -t 10 1 2 3 4 5
 	measure "vtrr: shares 3:2:1 started together are served A, B, C, A, B, A in >= 90% of >= 20 scheduling cycles (vtrr_pick trace)" \
 		$T/vtrr_order
+	measure "vtrr: the A B C A B A order survives affinity changes of running and waiting clients every 1 ms (>= 90% of >= 20 cycles)" \
+		$T/vtrr_order -a
 	check "vtrr: schedctl runs a command with share 3 and shows its share, VFT, counter and service" \
 		sh -c 'schedctl -c vtrr -w 3 -- sh -c "schedctl -p \$\$" > /tmp/vtrr.show &&
 		       grep -q "weight: 3" /tmp/vtrr.show &&
@@ -391,10 +425,12 @@ if grep -qw vtrr /proc/sys/kernel/sched_ms_classes; then
 		schedctl -c vtrr --warp 1ms -- true
 	expect_fail "vtrr: a class flag is EINVAL" 1 "invalid parameters for SCHED_VTRR" \
 		schedctl -c vtrr --reserved -- true
-	expect_fail "vtrr: an unprivileged share above the current weight is EPERM" 1 "needs CAP_SYS_NICE" \
-		$T/as_user 65534 schedctl -c vtrr -w 2048 -- true
-	check "vtrr: an unprivileged share below the current weight is allowed" \
-		$T/as_user 65534 schedctl -c vtrr -w 512 -- true
+	expect_fail "vtrr: an unprivileged share above the current weight is EPERM (RLIMIT_RTPRIO 1)" 1 "needs CAP_SYS_NICE" \
+		$T/as_user -r 1 65534 schedctl -c vtrr -w 2048 -- true
+	check "vtrr: an unprivileged share below the current weight is allowed (RLIMIT_RTPRIO 1)" \
+		$T/as_user -r 1 65534 schedctl -c vtrr -w 512 -- true
+	expect_fail "vtrr: an unprivileged task with RLIMIT_RTPRIO 0 may not enter SCHED_VTRR" \
+		1 "non-zero RLIMIT_RTPRIO (it is 0)" $T/as_user 65534 schedctl -c vtrr -w 512 -- true
 	expect_fail "vtrr: quantum sysctl below 1 ms is EINVAL" 1 "Invalid argument" \
 		sh -c 'echo 999999 > /proc/sys/kernel/sched_vtrr_quantum_ns'
 	expect_fail "vtrr: quantum sysctl above 1 s is EINVAL" 1 "Invalid argument" \

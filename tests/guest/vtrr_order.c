@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vtrr_order [-c CPU] [-t SECS] [-q]
+ * vtrr_order [-c CPU] [-t SECS] [-q] [-a]
  *
  * The order of section 3.1 of the VTRR paper: clients A, B and C with
  * shares 3, 2 and 1 on one CPU are served A, B, C, A, B, A, and again.
@@ -12,6 +12,14 @@
  * vtrr_pick tracepoint and sleeps SECS seconds (default 2); the trace is
  * cut into scheduling cycles at the picks that reset the counters, and
  * the order within each complete cycle is compared with ABCABA.
+ *
+ * With -a, the clients' affinity keeps changing while they run: from the
+ * other CPU, a SCHED_FIFO thread sets each client's affinity to both CPUs
+ * and back to CPU, all three every millisecond, so that each is dequeued
+ * and put back (DEQUEUE_SAVE, ENQUEUE_RESTORE) whether it runs or waits.
+ * A VTRR hog of share 1000 on the other CPU keeps the balancer from
+ * moving them there. The paper moves a client only when its share
+ * changes, so the order must survive.
  *
  * Prints the first cycles and the count that match; exits 1 unless at
  * least 20 complete cycles were seen and 90% of them match.
@@ -38,18 +46,41 @@ int main(int argc, char **argv)
 	struct sched_param fifo = { .sched_priority = 50 };
 	int cpu = 1, secs = 2, quiet = 0, opt, i, n = 0;
 	int cycles = 0, good = 0, shown = 0, start = -1;
-	pid_t pid[3];
+	pid_t pid[3], heavy = 0, flipper = 0;
+	int flip = 0, other;
 	int fd[2];
 	cpu_set_t set;
 	char line[512], why[16], c;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "c:t:q")) != -1) {
+	while ((opt = getopt(argc, argv, "c:t:qa")) != -1) {
 		switch (opt) {
+		case 'a': flip = 1; break;
 		case 'c': cpu = atoi(optarg); break;
 		case 't': secs = atoi(optarg); break;
 		case 'q': quiet = 1; break;
 		default: return 2;
+		}
+	}
+
+	other = cpu ? 0 : 1;
+	if (flip) {
+		heavy = fork();
+		if (!heavy) {
+			struct sched_attr a = {
+				.size = sizeof(a),
+				.sched_policy = SCHED_VTRR,
+				.sched_weight = 1000,
+			};
+
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			CPU_ZERO(&set);
+			CPU_SET(other, &set);
+			if (syscall(SYS_sched_setattr, 0, &a, 0) ||
+			    sched_setaffinity(0, sizeof(set), &set))
+				_exit(1);
+			for (;;)
+				;
 		}
 	}
 
@@ -86,6 +117,31 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (flip) {
+		flipper = fork();
+		if (!flipper) {
+			struct timespec ms = { 0, 1000000 };
+			cpu_set_t both, one;
+
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			CPU_ZERO(&set);
+			CPU_SET(other, &set);
+			if (sched_setaffinity(0, sizeof(set), &set))
+				_exit(1);
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			both = one;
+			CPU_SET(other, &both);
+			for (;;) {
+				for (i = 0; i < 3; i++) {
+					sched_setaffinity(pid[i], sizeof(both), &both);
+					sched_setaffinity(pid[i], sizeof(one), &one);
+				}
+				nanosleep(&ms, NULL);
+			}
+		}
+	}
+
 	write_file(TRACING "/events/multisched/vtrr_pick/enable", "0");
 	write_file(TRACING "/trace", "");
 	if (write_file(TRACING "/events/multisched/vtrr_pick/enable", "1")) {
@@ -94,6 +150,14 @@ int main(int argc, char **argv)
 	}
 	sleep(secs);
 	write_file(TRACING "/events/multisched/vtrr_pick/enable", "0");
+	if (flipper) {
+		kill(flipper, SIGKILL);
+		waitpid(flipper, NULL, 0);
+	}
+	if (heavy) {
+		kill(heavy, SIGKILL);
+		waitpid(heavy, NULL, 0);
+	}
 	for (i = 0; i < 3; i++) {
 		kill(pid[i], SIGKILL);
 		waitpid(pid[i], NULL, 0);
@@ -138,7 +202,7 @@ int main(int argc, char **argv)
 		}
 		start = i;
 	}
-	printf("vtrr_order: shares 3:2:1, %d picks, %d of %d complete cycles served A,B,C,A,B,A\n",
-	       n, good, cycles);
+	printf("vtrr_order: shares 3:2:1%s, %d picks, %d of %d complete cycles served A,B,C,A,B,A\n",
+	       flip ? " with affinity changes" : "", n, good, cycles);
 	return !(cycles >= 20 && good * 10 >= cycles * 9);
 }

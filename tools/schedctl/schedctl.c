@@ -750,6 +750,7 @@ static int show_task(pid_t pid, pid_t tid, const char *when, bool verbose,
 #define MSG_EPERM_NORMAL	"%s: needs CAP_SYS_NICE (or RLIMIT_NICE) to lower the nice value or to leave SCHED_IDLE"
 #define MSG_EPERM_DL_AFFINITY	"%s refused despite CAP_SYS_NICE: the affinity of pid %d must span its whole root domain"
 #define MSG_EPERM_BVT		"%s: needs CAP_SYS_NICE to raise weight or warp above the current value"
+#define MSG_EPERM_BVT_WARP	"%s: needs CAP_SYS_NICE to raise weight or warp, or to loosen the warp limit, the unwarp time, --warp-off or --warp-signal of a warped thread"
 #define MSG_EPERM_RESERVE	"%s: needs CAP_SYS_NICE to reserve CPU bandwidth or to raise weight above the current value"
 #define MSG_EBUSY_DL		"admission control refused: not enough SCHED_DEADLINE bandwidth left (see /proc/sys/kernel/sched_rt_{runtime,period}_us)"
 #define MSG_EBUSY_ALL_CPUS	"admission control refused: the reservations of every CPU pid %d may use are full"
@@ -807,6 +808,28 @@ static void explain_einval(const struct request *req)
 	}
 }
 
+/*
+ * Would the kernel refuse @tid entering @pol's class because its
+ * RLIMIT_RTPRIO is 0? BVT, VTRR and BEBS run above fair; entering them
+ * from another policy needs what SCHED_FIFO needs, unless the class is
+ * the normal class. @tid is 0 for a command schedctl is about to run.
+ */
+static bool needs_rtprio(const struct policy *pol, pid_t pid, pid_t tid)
+{
+	char normal[32] = "";
+	struct rlimit rl;
+	int cur = sched_getscheduler(tid);
+
+	if (pol->kind != K_BVT && pol->kind != K_VTRR && pol->kind != K_BEBS)
+		return false;
+	if (cur >= 0 && (unsigned int)(cur & ~SCHED_RESET_ON_FORK) == pol->nr)
+		return false;
+	if (read_line(PROC_NORMAL_CLASS, normal, sizeof(normal)) &&
+	    !strcmp(normal, pol->name))
+		return false;
+	return !prlimit(pid, RLIMIT_RTPRIO, NULL, &rl) && rl.rlim_cur == 0;
+}
+
 static void explain_eperm(const struct request *req, pid_t pid, pid_t tid)
 {
 	const struct policy *pol = req->pol;
@@ -816,6 +839,12 @@ static void explain_eperm(const struct request *req, pid_t pid, pid_t tid)
 
 	if (other_owner(pid, tid)) {
 		msg("pid %d belongs to another user; needs CAP_SYS_NICE", tid);
+		return;
+	}
+
+	if (needs_rtprio(pol, pid, tid)) {
+		msg("%s: entering it from another policy needs CAP_SYS_NICE or a non-zero RLIMIT_RTPRIO (it is 0), as SCHED_FIFO does",
+		    pol->sname);
 		return;
 	}
 
@@ -841,6 +870,8 @@ static void explain_eperm(const struct request *req, pid_t pid, pid_t tid)
 		if (attr->sched_ms_flags & MS_FLAG_RESERVED)
 			msg("%s: the reserved level (--reserved) needs CAP_SYS_NICE",
 			    pol->sname);
+		else if (attr->sched_warp > 0)
+			msg(MSG_EPERM_BVT_WARP, pol->sname);
 		else
 			msg(MSG_EPERM_BVT, pol->sname);
 		break;

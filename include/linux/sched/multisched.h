@@ -56,12 +56,15 @@ struct sched_vtrr_entity {
 	u64		quantum_used;	/* ns run towards its next quantum */
 	u64		service;	/* ns received in VTRR */
 	s64		lag;		/* VFT lead over QVT to start with (class change) */
+	unsigned long	slept_at;	/* jiffies when it last blocked */
 	u32		share;		/* S, the effective share */
 	u32		counter;	/* time counter, valid while @cycle is current */
 	unsigned int	on_rq:1;
 	unsigned int	leader:1;	/* first client of its share: in the share index */
 	unsigned int	hinted:1;	/* @last_prev and @last_next are worth a look */
 	unsigned int	fresh:1;	/* no VFT of its own yet: equation 7, not 8 */
+	unsigned int	scan_curr:1;	/* was the current client when removed */
+	unsigned int	scan_next:1;	/* was the next one the scan looks at */
 };
 
 /*

@@ -16,8 +16,13 @@
  * BEBS and RBS take their budget and period from sched_runtime and
  * sched_period, in nanoseconds, as SCHED_DEADLINE does.
  *
- * Callers that pass the 48-byte (VER0) or 56-byte (VER1) structure get
- * weight from nice and every other class parameter zero. Invalid values
+ * Callers that pass the 48-byte (VER0) or 56-byte (VER1) structure, and
+ * sched_setparam(2) and sched_setscheduler(2), send no class parameters:
+ * a task that stays in its policy keeps the ones it has, one that enters
+ * the policy gets weight from nice and every other one zero; so does
+ * SCHED_FLAG_KEEP_POLICY with an all-zero tail. Entering BVT, VTRR or
+ * BEBS from another policy needs CAP_SYS_NICE or a non-zero RLIMIT_RTPRIO,
+ * as SCHED_FIFO does, unless it is the normal class. Invalid values
  * fail with EINVAL, admission failures with EBUSY, and an unprivileged
  * caller asking for more than it has (a larger weight or warp, the
  * reserved level, a reservation) with EPERM.
