@@ -386,6 +386,16 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		       ! grep -q "ms.class" /proc/1/sched'
 fi
 
+# --- safety: the windows of BVT and VTRR under stress (2 CPUs here, 4 in
+# the stress boot) ------------------------------------------------------------
+if grep -qw bvt /proc/sys/kernel/sched_ms_classes &&
+   grep -qw vtrr /proc/sys/kernel/sched_ms_classes; then
+	measure "stress: 2 CPUs, 60 s of blocking and waking workers moved between BVT, VTRR and the mainline policies, re-pinned and PI-boosted; every worker progressed" \
+		$T/ms_stress -t 60 -w 8
+else
+	notok "stress: BVT and VTRR are both available"
+fi
+
 # --- SCHED_VTRR: the experiments of the paper --------------------------------
 if grep -qw vtrr /proc/sys/kernel/sched_ms_classes; then
 	echo "# KUnit, section 5.1: average service time error in milli time units (max/min per algorithm)"

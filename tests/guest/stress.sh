@@ -1,0 +1,18 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The safety stress of BVT and VTRR in a boot of its own with more CPUs
+# than the main boot (scripts/check runs it with 4): threads that block
+# and wake at a high rate while others change their policy, parameters
+# and affinity and PI-boost them, and the normal class flips, for 60 s
+# under lockdep. scripts/check fails the boot on any WARNING, BUG,
+# lockdep or RCU splat in its kernel log.
+
+. /tests/tap.sh
+
+measure "stress: $(nproc) CPUs, 60 s of blocking and waking workers moved between BVT, VTRR and the mainline policies, re-pinned and PI-boosted; every worker progressed" \
+	$T/ms_stress -t 60 -w 12
+check "stress: the normal class is fair again" \
+	grep -qx fair /proc/sys/kernel/sched_normal_class
+
+exit $((fails > 0))
