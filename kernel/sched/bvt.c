@@ -87,9 +87,6 @@
  */
 #define BVT_STALE_SLEEP		(24 * 60 * 60 * HZ)
 
-/* L of a MS_FLAG_WARP_SIGNAL thread that set none: the aggregate's default. */
-#define BVT_SIGNAL_WARP_LIMIT	(10 * NSEC_PER_MSEC)
-
 /* How many threads of each level, least urgent first, balancing looks at. */
 #define BVT_BALANCE_SCAN	32
 
@@ -215,9 +212,7 @@ static u64 bvt_warp_limit(struct sched_bvt_entity *se)
 	 * A handler left by siglongjmp() or a legacy sigreturn never tells
 	 * BVT it returned: a thread that warps in handlers always has an L.
 	 */
-	if (!p->ms.warp_limit && (p->ms.flags & MS_FLAG_WARP_SIGNAL))
-		return BVT_SIGNAL_WARP_LIMIT;
-	return p->ms.warp_limit;
+	return ms_warp_limit(p->ms.flags, p->ms.warp_limit);
 }
 
 static u64 bvt_unwarp_time(struct sched_bvt_entity *se)
@@ -245,7 +240,7 @@ static void bvt_trace_warp(struct sched_bvt_entity *se, const char *why)
 static bool bvt_handler_pending(struct task_struct *p)
 {
 	struct sighand_struct *sighand;
-	sigset_t pending;
+	sigset_t pending, shared, blocked;
 	int sig;
 
 	if (!task_sigpending(p) || fatal_signal_pending(p))
@@ -253,8 +248,12 @@ static bool bvt_handler_pending(struct task_struct *p)
 	sighand = rcu_dereference_sched(p->sighand);
 	if (!sighand)
 		return false;
-	sigorsets(&pending, &p->pending.signal, &p->signal->shared_pending.signal);
-	sigandnsets(&pending, &pending, &p->blocked);
+	/* racy with __send_signal_locked(): a hint, rechecked at the next wakeup */
+	pending = data_race(p->pending.signal);
+	shared = data_race(p->signal->shared_pending.signal);
+	blocked = data_race(p->blocked);
+	sigorsets(&pending, &pending, &shared);
+	sigandnsets(&pending, &pending, &blocked);
 	for (sig = 1; sig <= _NSIG; sig++) {
 		__sighandler_t h;
 
@@ -854,6 +853,7 @@ static void task_fork_bvt(struct task_struct *p)
 	se->level = level;
 	se->lag = 0;
 	se->weight = bvt_weight(p);
+	se->slept_at = jiffies;
 	if (current->sched_class != &bvt_sched_class || pse->level != level)
 		return;
 	svt = READ_ONCE(task_rq(current)->ms.bvt.level[level].svt);
@@ -874,6 +874,7 @@ static void switching_to_bvt(struct rq *rq, struct task_struct *p)
 	 * (__sched_setscheduler() puts it back with set_next_task()).
 	 */
 	se->weight = bvt_weight(p);
+	se->slept_at = jiffies;
 	se->level = bvt_task_level(p);
 	se->avt = rq->ms.bvt.level[se->level].svt + max_t(s64, se->lag, 0);
 	se->lag = 0;

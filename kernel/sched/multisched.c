@@ -193,11 +193,13 @@ static bool ms_loosens_warp(struct task_struct *p, const struct sched_attr *attr
 {
 	const struct sched_ms_entity *ms = &p->ms;
 	u32 dropped = ms->flags & ~attr->sched_ms_flags;
+	u64 old_limit = ms_warp_limit(ms->flags, ms->warp_limit);
+	u64 new_limit = ms_warp_limit(attr->sched_ms_flags,
+				      attr->sched_warp_limit);
 
 	if (attr->sched_warp <= 0 || (attr->sched_ms_flags & MS_FLAG_WARP_OFF))
 		return false;
-	if (ms->warp_limit &&
-	    (!attr->sched_warp_limit || attr->sched_warp_limit > ms->warp_limit))
+	if (old_limit && (!new_limit || new_limit > old_limit))
 		return true;
 	if (attr->sched_unwarp < ms->unwarp)
 		return true;
@@ -205,7 +207,7 @@ static bool ms_loosens_warp(struct task_struct *p, const struct sched_attr *attr
 }
 
 /*
- * ms_check_privilege - may an unprivileged caller ask for @attr?
+ * ms_asks_for_more - does @attr need CAP_SYS_NICE?
  *
  * As with nice values and RT priorities, a task may give up what it has
  * but not take more. Without CAP_SYS_NICE:
@@ -224,38 +226,42 @@ static bool ms_loosens_warp(struct task_struct *p, const struct sched_attr *attr
  *  - the reserved level and reservations (RBS, periodic BEBS) are refused,
  *    as SCHED_DEADLINE is.
  */
-static int ms_check_privilege(struct task_struct *p, int policy,
-			      const struct sched_attr *attr)
+static bool ms_asks_for_more(struct task_struct *p, int policy,
+			     const struct sched_attr *attr)
 {
 	const struct ms_class *normal = READ_ONCE(ms_normal);
 	bool same = p->policy == policy;
 	int nice = task_nice(p);
 	u32 old_weight, new_weight;
 
-	if (capable(CAP_SYS_NICE))
-		return 0;
-
 	if (!same && !(normal && normal->policy == policy) &&
 	    !task_rlimit(p, RLIMIT_RTPRIO))
-		return -EPERM;
+		return true;
 	if (attr->sched_ms_flags & MS_FLAG_RESERVED)
-		return -EPERM;
+		return true;
 	if (policy == SCHED_RBS ||
 	    (policy == SCHED_BEBS && attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
-		return -EPERM;
+		return true;
 
 	if (attr->sched_nice < nice && !can_nice(p, attr->sched_nice))
-		return -EPERM;
+		return true;
 	old_weight = ms_effective_weight(same ? p->ms.weight : 0, nice);
 	new_weight = ms_effective_weight(attr->sched_weight, attr->sched_nice);
 	if (new_weight > old_weight &&
 	    (attr->sched_weight || attr->sched_nice >= nice))
-		return -EPERM;
+		return true;
 	if (attr->sched_warp > (same ? p->ms.warp : 0))
-		return -EPERM;
-	if (same && ms_loosens_warp(p, attr))
-		return -EPERM;
-	return 0;
+		return true;
+	return same && ms_loosens_warp(p, attr);
+}
+
+/* As user_check_sched_setscheduler(): capable() only when it matters. */
+static int ms_check_privilege(struct task_struct *p, int policy,
+			      const struct sched_attr *attr)
+{
+	if (!ms_asks_for_more(p, policy, attr))
+		return 0;
+	return capable(CAP_SYS_NICE) ? 0 : -EPERM;
 }
 
 /**

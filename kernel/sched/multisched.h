@@ -23,6 +23,21 @@ static inline bool ms_policy(int policy)
 	return policy >= SCHED_BVT && policy <= SCHED_RBS;
 }
 
+/* L of a MS_FLAG_WARP_SIGNAL thread that set none, in ns. */
+#define MS_SIGNAL_WARP_LIMIT	(10 * NSEC_PER_MSEC)
+
+/*
+ * The warp time limit L a BVT thread runs with: its own, or for one that
+ * warps in signal handlers and set none, MS_SIGNAL_WARP_LIMIT; a handler
+ * left by siglongjmp() or a legacy sigreturn never tells BVT it returned.
+ */
+static inline u64 ms_warp_limit(u32 flags, u64 limit)
+{
+	if (!limit && (flags & MS_FLAG_WARP_SIGNAL))
+		return MS_SIGNAL_WARP_LIMIT;
+	return limit;
+}
+
 /* Does @attr carry any of the SCHED_ATTR_SIZE_VER2 class parameters? */
 static inline bool ms_attr_has_params(const struct sched_attr *attr)
 {

@@ -289,14 +289,6 @@ static void vtrr_unlink(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 	list_del_init(&se->run_node);
 }
 
-/*
- * vtrr_join_counter - the time counter of a client joining the queue
- * @same_cycle:	it left in the cycle still running, with se->counter
- *
- * Equation 9: its share of the quanta left in the cycle, computed before
- * it counts in the totals; no more than it had when it left in this same
- * cycle; and between its neighbours' counters, to keep the invariant.
- */
 /* @c, between the counters of @se's neighbours, to keep the invariant. */
 static u32 vtrr_clamp_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 			      u64 c)
@@ -311,6 +303,14 @@ static u32 vtrr_clamp_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 	return c;
 }
 
+/*
+ * vtrr_join_counter - the time counter of a client joining the queue
+ * @same_cycle:	it left in the cycle still running, with se->counter
+ *
+ * Equation 9: its share of the quanta left in the cycle, computed before
+ * it counts in the totals; no more than it had when it left in this same
+ * cycle; and between its neighbours' counters, to keep the invariant.
+ */
 static u32 vtrr_join_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 			     bool same_cycle)
 {
@@ -679,6 +679,7 @@ static void yield_task_vtrr(struct rq *rq)
 static void task_fork_vtrr(struct task_struct *p)
 {
 	vtrr_se(p)->fresh = 1;
+	vtrr_se(p)->slept_at = jiffies;
 }
 
 /*
@@ -697,6 +698,7 @@ static void switching_to_vtrr(struct rq *rq, struct task_struct *p)
 	se->lag = 0;
 	se->hinted = 0;
 	se->quantum_used = 0;
+	se->slept_at = jiffies;
 }
 
 static void switched_from_vtrr(struct rq *rq, struct task_struct *p)

@@ -2,7 +2,7 @@
 /*
  * bvt_latency [-c CPU] [-t SECS] [-n HOGS] [-P PERIOD_US] [-r RUN_US]
  *             [-m bvt|fifo|other] [-w WARP_US] [-L LIMIT_US] [-U UNWARP_US]
- *             [-l] [-S]
+ *             [-l] [-S] [-R]
  *
  * Low-latency dispatch (figure 3 and table 4 of the BVT paper): a periodic
  * thread wakes every PERIOD_US (default 10000), runs RUN_US (default 1000)
@@ -21,6 +21,11 @@
  * handler then runs RUN_US. In SCHED_BVT with a warp, the thread also sets
  * MS_FLAG_WARP_SIGNAL: it is warped only while the signal is pending or
  * its handler runs.
+ *
+ * With -R, each wakeup is PERIOD_US after the end of the previous run
+ * (in signal mode the timer is armed just before sigsuspend) rather than
+ * on a fixed grid, so that a thread that asks for more than its share waits
+ * longer at each wakeup instead of falling further behind a grid.
  *
  * With -l (failure containment, table 5), the periodic thread falls into an
  * infinite loop after the first half of the run; the hogs' share of the CPU
@@ -53,7 +58,7 @@
 #endif
 
 static long long lat_ns[MAX_SAMPLES];
-static int nsamples;
+static int nsamples, relative;
 
 /* Signal mode: the timer, its grid and the run, set up before arming. */
 static timer_t sig_timer;
@@ -124,7 +129,8 @@ static void run_sleep_mode(long long start, long long len, long long period,
 	while (next - start < len) {
 		struct timespec ts;
 
-		next += period;
+		/* -R: the next wakeup is a period after this run ended */
+		next = relative && nsamples ? now_ns() + period : next + period;
 		ts.tv_sec = next / 1000000000LL;
 		ts.tv_nsec = next % 1000000000LL;
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
@@ -208,8 +214,10 @@ static void run_signal_mode(long long start, long long len)
 	ev.sigev_notify_thread_id = syscall(SYS_gettid);
 	its.it_value.tv_sec = sig_first / 1000000000LL;
 	its.it_value.tv_nsec = sig_first % 1000000000LL;
-	its.it_interval.tv_sec = sig_period / 1000000000LL;
-	its.it_interval.tv_nsec = sig_period % 1000000000LL;
+	if (!relative) {
+		its.it_interval.tv_sec = sig_period / 1000000000LL;
+		its.it_interval.tv_nsec = sig_period % 1000000000LL;
+	}
 	if (timer_create(CLOCK_MONOTONIC, &ev, &sig_timer)) {
 		perror("timer_create");
 		exit(1);
@@ -218,8 +226,19 @@ static void run_signal_mode(long long start, long long len)
 		perror("timer_settime");
 		exit(1);
 	}
-	while (!sig_done)
+	while (!sig_done) {
+		if (relative) {
+			/* -R: arm for a period from now, just before waiting */
+			long long next = now_ns() + sig_period;
+
+			sig_first = next;
+			sig_k = 0;
+			its.it_value.tv_sec = next / 1000000000LL;
+			its.it_value.tv_nsec = next % 1000000000LL;
+			timer_settime(sig_timer, TIMER_ABSTIME, &its, NULL);
+		}
 		sigsuspend(&waitmask);
+	}
 	timer_delete(sig_timer);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
@@ -234,8 +253,9 @@ int main(int argc, char **argv)
 	long long len;
 	pid_t pid[16], watcher = 0;
 
-	while ((opt = getopt(argc, argv, "c:t:n:P:r:m:w:L:U:lS")) != -1) {
+	while ((opt = getopt(argc, argv, "c:t:n:P:r:m:w:L:U:lSR")) != -1) {
 		switch (opt) {
+		case 'R': relative = 1; break;
 		case 'c': cpu = atoi(optarg); break;
 		case 't': secs = atoi(optarg); break;
 		case 'n': hogs = atoi(optarg); break;

@@ -391,6 +391,21 @@ static void test_legacy(void)
 	      "legacy: a 48-byte move from BVT to VTRR starts from defaults (weight %u)",
 	      b.attr.sched_weight);
 
+	/*
+	 * A custom fair slice (sched_runtime with SCHED_OTHER) is not a
+	 * budget: sched_setscheduler(2) does not carry it into BVT, and
+	 * sched_setparam(2) keeps working there.
+	 */
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
+	b.attr.sched_runtime = 3000000;
+	e = setattr(0, &b);
+	CHECK(e == 0, "legacy: SCHED_OTHER with a 3 ms custom slice: %s", err(e));
+	e = sched_setscheduler(0, SCHED_BVT, &sp) ? errno : 0;
+	CHECK(e == 0, "legacy: sched_setscheduler(SCHED_BVT) from a task with a custom slice: %s",
+	      err(e));
+	e = sched_setparam(0, &sp) ? errno : 0;
+	CHECK(e == 0, "legacy: then sched_setparam in SCHED_BVT: %s", err(e));
+
 	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
 	setattr(0, &b);
 }

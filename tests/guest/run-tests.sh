@@ -157,36 +157,46 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	measure "bvt: figure 2, a thread that slept 5 s shares fairly after waking (2 points)" \
 		$T/ms_share -s 5 -t 10 1 1
 
-	# figure 3 / table 4: warped, unwarped and SCHED_FIFO wakeup latency
-	# lat ARGS...: the median over three 5 s runs of bvt_latency's p99
+	# figure 3 / table 4: warped, unwarped and SCHED_FIFO wakeup latency.
+	# As the paper's MPEG player (5 of every 10 mcu), the periodic thread
+	# runs 5 ms and then sleeps 10 ms (-R: from the end of its run, so that
+	# asking for more than its third of the CPU makes it wait, not fall
+	# behind a grid): unwarped it is ahead of SVT when it wakes and waits
+	# for the hogs until the next tick at least; warped it is dispatched at
+	# once. A thread within its share wakes behind SVT and gets the CPU at
+	# once or at the next tick without a warp (see the sleeper test), so
+	# the warp's gain is the tick: the checks compare medians, which TCG's
+	# noise moves less than p99s; p99s are printed.
+	# lat ARGS...: "p50 p99", each the median over three 5 s runs
 	lat() {
 		for r in 1 2 3; do
-			$T/bvt_latency -t 5 "$@" |
-				sed -n 's/^latency_us \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\2/p'
-		done | sort -n | sed -n 2p
+			$T/bvt_latency -t 5 -R -r 5000 "$@" |
+				sed -n 's/^latency_us \([0-9]*\) \([0-9]*\) .*/\1 \2/p'
+		done > /tmp/lat
+		echo "$(cut -d' ' -f1 /tmp/lat | sort -n | sed -n 2p) $(cut -d' ' -f2 /tmp/lat | sort -n | sed -n 2p)"
 	}
-	unwarped=$(lat -w 0)
-	warped=$(lat -w 50000 -L 2000 -U 5000)
-	fifo=$(lat -m fifo)
-	echo "# wakeup latency p99 among 2 CPU hogs (median of 3 runs): unwarped ${unwarped}us, warped ${warped}us, SCHED_FIFO ${fifo}us"
+	set -- $(lat -w 0); unwarped=$1 unwarped99=$2
+	set -- $(lat -w 50000 -L 2000 -U 2000); warped=$1 warped99=$2
+	set -- $(lat -m fifo); fifo=$1 fifo99=$2
+	echo "# wakeup latency p50/p99 of a thread running 5 ms and sleeping 10 ms among 2 CPU hogs (medians of 3 runs): unwarped ${unwarped}/${unwarped99}us, warped ${warped}/${warped99}us, SCHED_FIFO ${fifo}/${fifo99}us"
 	if [ -n "$warped" ] && [ -n "$unwarped" ] && [ -n "$fifo" ] &&
-	   [ "$warped" -lt $((unwarped / 2)) ] && [ "$warped" -lt $((fifo * 3 + 1000)) ]; then
-		ok "bvt: figure 3, a warped periodic thread's p99 wakeup latency is under half the unwarped one and near SCHED_FIFO's"
+	   [ "$warped" -lt $((unwarped / 2)) ] && [ "$warped" -lt $((fifo * 3 + 500)) ]; then
+		ok "bvt: figure 3, a warped periodic thread's median wakeup latency is under half the unwarped one and near SCHED_FIFO's"
 	else
-		notok "bvt: figure 3, a warped periodic thread's p99 wakeup latency is under half the unwarped one and near SCHED_FIFO's"
+		notok "bvt: figure 3, a warped periodic thread's median wakeup latency is under half the unwarped one and near SCHED_FIFO's"
 	fi
 
 	# warping only in signal handlers: the periodic thread waits in
 	# sigsuspend for a POSIX timer's signal and takes its latency in the
 	# handler; with a warp, bvt_latency -S sets MS_FLAG_WARP_SIGNAL
-	sunwarped=$(lat -S -w 0)
-	swarped=$(lat -S -w 50000)
-	echo "# timer signal handler latency p99 among 2 CPU hogs (median of 3 runs): unwarped ${sunwarped}us, warped in the handler ${swarped}us"
+	set -- $(lat -S -w 0); sunwarped=$1 sunwarped99=$2
+	set -- $(lat -S -w 50000); swarped=$1 swarped99=$2
+	echo "# timer signal handler latency p50/p99, 5 ms handler, among 2 CPU hogs (medians of 3 runs): unwarped ${sunwarped}/${sunwarped99}us, warped in the handler ${swarped}/${swarped99}us"
 	if [ -n "$swarped" ] && [ -n "$sunwarped" ] &&
 	   [ "$swarped" -lt $((sunwarped / 2)) ]; then
-		ok "bvt: MS_FLAG_WARP_SIGNAL, a timer signal handler's p99 latency is under half the unwarped one"
+		ok "bvt: MS_FLAG_WARP_SIGNAL, a timer signal handler's median latency is under half the unwarped one"
 	else
-		notok "bvt: MS_FLAG_WARP_SIGNAL, a timer signal handler's p99 latency is under half the unwarped one"
+		notok "bvt: MS_FLAG_WARP_SIGNAL, a timer signal handler's median latency is under half the unwarped one"
 	fi
 
 	# warp_signal_events: a shell with MS_FLAG_WARP_SIGNAL waits for a
@@ -366,6 +376,12 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		$T/as_user -r 1 65534 schedctl -c bvt --warp 10ms --warp-limit 1ms --unwarp 10ms --warp-signal -p $u ||
 			{ echo "tightening refused"; r=1; }
 		$T/as_user -r 1 65534 schedctl -c bvt -p $u || { echo "giving up the warp refused"; r=1; }
+		# a --warp-signal thread without an L has the default 10 ms one
+		schedctl -c bvt --warp 10ms --warp-signal -p $u || r=1
+		out=$($T/as_user -r 1 65534 schedctl -c bvt --warp 10ms --warp-limit 10s --warp-signal -p $u 2>&1)
+		rc=$?
+		echo "--warp-signal, no L, then --warp-limit 10s: exit $rc: $out"
+		[ $rc -eq 1 ] && echo "$out" | grep -q "loosen" || r=1
 		kill $u; wait $u 2>/dev/null
 		return $r
 	}

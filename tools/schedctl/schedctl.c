@@ -750,6 +750,7 @@ static int show_task(pid_t pid, pid_t tid, const char *when, bool verbose,
 #define MSG_EPERM_NORMAL	"%s: needs CAP_SYS_NICE (or RLIMIT_NICE) to lower the nice value or to leave SCHED_IDLE"
 #define MSG_EPERM_DL_AFFINITY	"%s refused despite CAP_SYS_NICE: the affinity of pid %d must span its whole root domain"
 #define MSG_EPERM_BVT		"%s: needs CAP_SYS_NICE to raise weight or warp above the current value"
+#define MSG_EPERM_ENTER		"%s: entering it from another policy needs CAP_SYS_NICE or a non-zero RLIMIT_RTPRIO (it is 0), as SCHED_FIFO does"
 #define MSG_EPERM_BVT_WARP	"%s: needs CAP_SYS_NICE to raise weight or warp, or to loosen the warp limit, the unwarp time, --warp-off or --warp-signal of a warped thread"
 #define MSG_EPERM_RESERVE	"%s: needs CAP_SYS_NICE to reserve CPU bandwidth or to raise weight above the current value"
 #define MSG_EBUSY_DL		"admission control refused: not enough SCHED_DEADLINE bandwidth left (see /proc/sys/kernel/sched_rt_{runtime,period}_us)"
@@ -843,8 +844,7 @@ static void explain_eperm(const struct request *req, pid_t pid, pid_t tid)
 	}
 
 	if (needs_rtprio(pol, pid, tid)) {
-		msg("%s: entering it from another policy needs CAP_SYS_NICE or a non-zero RLIMIT_RTPRIO (it is 0), as SCHED_FIFO does",
-		    pol->sname);
+		msg(MSG_EPERM_ENTER, pol->sname);
 		return;
 	}
 
