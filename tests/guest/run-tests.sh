@@ -228,6 +228,35 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	measure "bvt: MS_FLAG_WARP_SIGNAL warps only around signal handlers (no warp in 1 s of sleeping; >= 10 of 20 signals warp and unwarp at sigreturn)" \
 		warp_signal_events
 
+	# a signal that runs no handler does not warp: SIGTERM kills a
+	# MS_FLAG_WARP_SIGNAL sleep(1) without the wakeup being warped
+	warp_fatal_signal() {
+		tr=/sys/kernel/tracing
+		schedctl -c bvt --warp 10ms --warp-signal -- sleep 60 &
+		sp=$!
+		sleep 0.5
+		echo > $tr/trace
+		echo 1 > $tr/events/multisched/bvt_warp/enable
+		kill -TERM $sp; wait $sp 2>/dev/null
+		echo 0 > $tr/events/multisched/bvt_warp/enable
+		n=$(grep -c "pid=$sp .* warp why=allowed" $tr/trace)
+		echo "warped wakeups of a sleep killed by SIGTERM: $n"
+		[ "$n" -eq 0 ]
+	}
+	measure "bvt: MS_FLAG_WARP_SIGNAL does not warp for a signal that runs no handler (a fatal SIGTERM)" \
+		warp_fatal_signal
+	# a handler that never returns (as one left by siglongjmp() never
+	# reaches sigreturn) is unwarped by the default L of 10 ms
+	out=$($T/bvt_latency -t 8 -S -w 50000 -l)
+	share=$(echo "$out" | sed -n 's/^hogs_share \([0-9]*\).*/\1/p')
+	hits=$(echo "$out" | sed -n 's/^L_hits \([0-9]*\)/\1/p')
+	echo "# a MS_FLAG_WARP_SIGNAL handler without L that loops: hogs kept ${share}% (fair share 66.7%), L hits ${hits}"
+	if [ -n "$share" ] && [ "$share" -ge 63 ] && [ "${hits:-0}" -ge 1 ]; then
+		ok "bvt: a MS_FLAG_WARP_SIGNAL thread that set no L is unwarped by the default L when its handler loops"
+	else
+		notok "bvt: a MS_FLAG_WARP_SIGNAL thread that set no L is unwarped by the default L when its handler loops"
+	fi
+
 	# table 5: the warped thread falls into an infinite loop
 	out=$($T/bvt_latency -t 8 -w 50000 -L 2000 -U 5000 -l)
 	share=$(echo "$out" | sed -n 's/^hogs_share \([0-9]*\).*/\1/p')
