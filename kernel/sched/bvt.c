@@ -248,10 +248,10 @@ static bool bvt_handler_pending(struct task_struct *p)
 	sighand = rcu_dereference_sched(p->sighand);
 	if (!sighand)
 		return false;
-	/* racy with __send_signal_locked(): a hint, rechecked at the next wakeup */
-	pending = data_race(p->pending.signal);
-	shared = data_race(p->signal->shared_pending.signal);
-	blocked = data_race(p->blocked);
+	/* without the siglock: hints, rechecked when a signal or wakeup comes */
+	pending = data_race(p->pending.signal);	/* vs __send_signal_locked() */
+	shared = data_race(p->signal->shared_pending.signal);	/* likewise */
+	blocked = data_race(p->blocked);	/* vs sigprocmask() */
 	sigorsets(&pending, &pending, &shared);
 	sigandnsets(&pending, &pending, &blocked);
 	for (sig = 1; sig <= _NSIG; sig++) {
