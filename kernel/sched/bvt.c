@@ -234,8 +234,9 @@ static void bvt_trace_warp(struct sched_bvt_entity *se, const char *why)
  * A pending, unblocked signal whose action is a handler: not one that is
  * ignored, and not one whose default action (killing, stopping) runs no
  * code of the thread's. Read without the siglock, under the rq lock with
- * interrupts off: sighand_struct is SLAB_TYPESAFE_BY_RCU, and a signal
- * that arrives or changes action later wakes or rewarps the thread again.
+ * interrupts off: sighand_struct is SLAB_TYPESAFE_BY_RCU. A signal that
+ * comes while the thread is queued but not running is seen only when the
+ * thread next runs (its tick and its handler's entry rewarp it).
  */
 static bool bvt_handler_pending(struct task_struct *p)
 {
@@ -889,6 +890,10 @@ static void switched_from_bvt(struct rq *rq, struct task_struct *p)
 	struct sched_bvt_entity *se = bvt_se(p);
 
 	se->lag = se->avt - rq->ms.bvt.level[se->level].svt;
+	/* a lead measured against an SVT a day on is no lead at all */
+	if (!task_on_rq_queued(p) &&
+	    time_after(jiffies, se->slept_at + BVT_STALE_SLEEP))
+		se->lag = 0;
 	se->sig_depth = 0;
 }
 

@@ -706,6 +706,10 @@ static void switched_from_vtrr(struct rq *rq, struct task_struct *p)
 	struct sched_vtrr_entity *se = vtrr_se(p);
 
 	se->lag = se->vft - rq->ms.vtrr.qvt;
+	/* a lead measured against a QVT 10 minutes on is no lead at all */
+	if (!task_on_rq_queued(p) &&
+	    time_after(jiffies, se->slept_at + VTRR_STALE_SLEEP))
+		se->lag = 0;
 }
 
 static void switched_to_vtrr(struct rq *rq, struct task_struct *p)
