@@ -223,8 +223,8 @@ static bool ms_loosens_warp(struct task_struct *p, const struct sched_attr *attr
  *    from a nice value that RLIMIT_NICE allowed;
  *  - the warp may not rise above the current one, and a warped thread may
  *    not loosen L, U, MS_FLAG_WARP_OFF or MS_FLAG_WARP_SIGNAL;
- *  - the reserved level and reservations (RBS, periodic BEBS) are refused,
- *    as SCHED_DEADLINE is.
+ *  - the reserved level (unless the task keeps it) and reservations (RBS,
+ *    periodic BEBS) are refused, as SCHED_DEADLINE is.
  */
 static bool ms_asks_for_more(struct task_struct *p, int policy,
 			     const struct sched_attr *attr)
@@ -237,7 +237,9 @@ static bool ms_asks_for_more(struct task_struct *p, int policy,
 	if (!same && !(normal && normal->policy == policy) &&
 	    !task_rlimit(p, RLIMIT_RTPRIO))
 		return true;
-	if (attr->sched_ms_flags & MS_FLAG_RESERVED)
+	/* keeping the reserved level is not asking for it */
+	if ((attr->sched_ms_flags & MS_FLAG_RESERVED) &&
+	    !(same && (p->ms.flags & MS_FLAG_RESERVED)))
 		return true;
 	if (policy == SCHED_RBS ||
 	    (policy == SCHED_BEBS && attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC))

@@ -345,10 +345,25 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		schedctl -c bvt --warp -5ms -- true
 	expect_fail "bvt: a warp limit below 10us is EINVAL" 1 "invalid parameters for SCHED_BVT" \
 		schedctl -c bvt --warp 1ms --warp-limit 5us -- true
-	expect_fail "bvt: an unprivileged --reserved is EPERM" 1 "needs CAP_SYS_NICE" \
-		$T/as_user 65534 schedctl -c bvt --reserved -- true
+	expect_fail "bvt: an unprivileged --reserved is EPERM (RLIMIT_RTPRIO 1)" 1 "reserved level (--reserved) needs CAP_SYS_NICE" \
+		$T/as_user -r 1 65534 schedctl -c bvt --reserved -- true
 	check "bvt: a privileged --reserved thread runs" \
 		schedctl -c bvt --reserved -- true
+	# keeping the reserved level is not asking for it: the unprivileged
+	# owner of a reserved thread may change its nice or call
+	# sched_setparam(2), which keeps its class parameters
+	bvt_keep_reserved() {
+		$T/as_user -r 1 65534 sleep 30 & u=$!
+		sleep 0.2
+		schedctl -c bvt --reserved -p $u || return 1
+		$T/as_user -r 1 65534 schedctl -c bvt --reserved --nice 3 -p $u; r=$?
+		schedctl -p $u | grep -E "flags|nice"
+		schedctl -p $u | grep -q reserved || r=1
+		kill $u; wait $u 2>/dev/null
+		return $r
+	}
+	measure "bvt: the unprivileged owner of a reserved thread may keep it reserved while raising its nice" \
+		bvt_keep_reserved
 	# bvt_level ARGS...: ms.bvt.level of a shell started by schedctl -c bvt ARGS
 	bvt_level() {
 		schedctl -c bvt "$@" -- sh -c 'cat /proc/$$/sched' |
