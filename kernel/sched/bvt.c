@@ -30,8 +30,8 @@
  * running than the error the paper allows anyway, whether the sleep was
  * voluntary (the paper raises A to SVT) or involuntary (the paper keeps
  * A). The context switch allowance C keeps a thread running until
- * another's E is lower than its own by C / weight of virtual time, which
- * bounds the switch rate between threads of equal claim. A waking thread
+ * another's E is lower than its own by at least C / weight of virtual
+ * time, which bounds the switch rate between threads of equal claim. A waking thread
  * preempts by the same rule, a warped one as soon as its E is below the
  * running thread's; either goes ahead of the threads of equal E. A thread
  * that last ran on another CPU pays the migration penalty M in E until it
@@ -544,7 +544,7 @@ static struct sched_bvt_entity *bvt_curr_at(struct rq *rq, int level)
 /*
  * bvt_c_vtime - the allowance C in the running entity's virtual time
  *
- * Another entity displaces @curr once its E is lower by more than this.
+ * Another entity displaces @curr once its E is lower by this much.
  */
 static u64 bvt_c_vtime(struct sched_bvt_entity *curr)
 {
@@ -552,11 +552,20 @@ static u64 bvt_c_vtime(struct sched_bvt_entity *curr)
 			 curr->weight);
 }
 
+/*
+ * Section 2.1: switch from @curr (i) to @first (j) when A_j <= A_i - C/w_i.
+ * The bound is inclusive, and that matters: a thread that used less than
+ * its share wakes exactly C/w behind SVT (bvt_wakeup_avt()), and the
+ * running thread is often the one at SVT. With a strict test such a
+ * thread waits for the next tick at every wakeup, and a periodic thread
+ * that fell behind its deadlines (its sleeps return at once) then makes
+ * one period of progress per tick and never catches up.
+ */
 static bool bvt_should_switch(struct sched_bvt_entity *curr,
 			      struct sched_bvt_entity *first)
 {
 	return first != curr &&
-	       bvt_before(first->evt + bvt_c_vtime(curr), curr->evt);
+	       !bvt_before(curr->evt, first->evt + bvt_c_vtime(curr));
 }
 
 /* Lowest E of a level, unless the running entity is still within C. */
@@ -780,7 +789,7 @@ static void set_next_task_bvt(struct rq *rq, struct task_struct *p, bool first)
 
 /*
  * Re-evaluate the running thread's warp (U may have passed, its handler
- * may have returned) and preempt it if another entity is now ahead by C.
+ * may have returned) and preempt it if another entity is now C ahead.
  */
 static void bvt_rewarp_curr(struct rq *rq, struct task_struct *p)
 {
@@ -822,10 +831,11 @@ static void wakeup_preempt_bvt(struct rq *rq, struct task_struct *p, int flags)
 	update_curr_bvt(rq);
 	/*
 	 * A woken warped thread with a lower E than the running one runs at
-	 * once; an unwarped one must be ahead by C, as at every other switch,
+	 * once; an unwarped one must be C ahead, as at every other switch,
 	 * or every wakeup of a thread that slept would preempt. One that has
 	 * used less than its share wakes C behind SVT (bvt_wakeup_avt()), so
-	 * it is that far ahead of any running thread that is past SVT.
+	 * it displaces a running thread at or past SVT whose weight is at
+	 * least its own; a lighter running thread keeps the CPU to the tick.
 	 */
 	bvt_common_level(rq, &a, &b);
 	if (a != b && (a->warped ? bvt_before(a->evt, b->evt) :

@@ -2,7 +2,7 @@
 /*
  * bvt_latency [-c CPU] [-t SECS] [-n HOGS] [-P PERIOD_US] [-r RUN_US]
  *             [-m bvt|fifo|other] [-w WARP_US] [-L LIMIT_US] [-U UNWARP_US]
- *             [-l] [-S] [-R]
+ *             [-l] [-S] [-R] [-i RUN_US]
  *
  * Low-latency dispatch (figure 3 and table 4 of the BVT paper): a periodic
  * thread wakes every PERIOD_US (default 10000), runs RUN_US (default 1000)
@@ -27,6 +27,14 @@
  * on a fixed grid, so that a thread that asks for more than its share waits
  * longer at each wakeup instead of falling further behind a grid.
  *
+ * With -i, an interactive competitor shares the CPU as the paper's text
+ * has it ("delayed at frame time by other interactive ... threads with the
+ * same AVT"): an unwarped SCHED_BVT thread of the same weight that wakes
+ * on the same grid, COMPETITOR_LEAD_US earlier, and runs RUN_US. Both use
+ * less than their share, so both wake with the same credit; the measured
+ * thread then waits for the competitor's run unless it is warped (or
+ * SCHED_FIFO). Not with -R, which has no grid.
+ *
  * With -l (failure containment, table 5), the periodic thread falls into an
  * infinite loop after the first half of the run; the hogs' share of the CPU
  * over the second half is printed as "hogs_share PERCENT" and the number of
@@ -43,6 +51,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/sched/types.h>
@@ -73,6 +82,8 @@ static void spin_ns(long long ns)
 	while (now_ns() < end)
 		;
 }
+
+#define COMPETITOR_LEAD_US	200
 
 static void pin(int cpu)
 {
@@ -137,6 +148,30 @@ static void run_sleep_mode(long long start, long long len, long long period,
 		t = now_ns();
 		if (nsamples < MAX_SAMPLES)
 			lat_ns[nsamples++] = t - next;
+		spin_ns(run);
+	}
+}
+
+/*
+ * -i: the interactive competitor, on the grid of the measured thread
+ * (start + k * @period) but COMPETITOR_LEAD_US ahead of it.
+ */
+static void __attribute__((noreturn))
+competitor(int cpu, long long start, long long period, long long run)
+{
+	struct sched_attr c = { .sched_policy = SCHED_BVT };
+	long long next = start - COMPETITOR_LEAD_US * 1000LL;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	pin(cpu);
+	set_attr(&c);
+	for (;;) {
+		struct timespec ts;
+
+		next += period;
+		ts.tv_sec = next / 1000000000LL;
+		ts.tv_nsec = next % 1000000000LL;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		spin_ns(run);
 	}
 }
@@ -247,13 +282,15 @@ int main(int argc, char **argv)
 {
 	int cpu = 1, secs = 10, hogs = 2, opt, i, loop = 0, sigmode = 0;
 	long long period = 10000, run = 1000, warp = 0, limit = 0, unwarp = 0;
+	long long comp_run = 0, start;
+	struct timespec ts;
 	const char *mode = "bvt";
 	struct sched_attr a = { 0 };
 	unsigned long long h0 = 0, h1 = 0, me0, me1;
 	long long len;
-	pid_t pid[16], watcher = 0;
+	pid_t pid[16], watcher = 0, comp = 0;
 
-	while ((opt = getopt(argc, argv, "c:t:n:P:r:m:w:L:U:lSR")) != -1) {
+	while ((opt = getopt(argc, argv, "c:t:n:P:r:m:w:L:U:lSRi:")) != -1) {
 		switch (opt) {
 		case 'R': relative = 1; break;
 		case 'c': cpu = atoi(optarg); break;
@@ -267,11 +304,16 @@ int main(int argc, char **argv)
 		case 'U': unwarp = atoll(optarg); break;
 		case 'l': loop = 1; break;
 		case 'S': sigmode = 1; break;
+		case 'i': comp_run = atoll(optarg); break;
 		default: return 2;
 		}
 	}
 	if (hogs > 16)
 		hogs = 16;
+	if (comp_run && relative) {
+		fprintf(stderr, "bvt_latency: -i needs a grid, not -R\n");
+		return 2;
+	}
 
 	for (i = 0; i < hogs; i++) {
 		pid[i] = fork();
@@ -331,16 +373,34 @@ int main(int argc, char **argv)
 			a.sched_ms_flags = MS_FLAG_WARP_SIGNAL;
 	}
 	set_attr(&a);
-	sleep(1);
+
+	/*
+	 * The grid starts in a second, when everyone has settled; taken only
+	 * now, as this thread may have waited for the hogs while it was still
+	 * SCHED_OTHER.
+	 */
+	start = now_ns() + 1000000000LL;
+	if (comp_run) {
+		comp = fork();
+		if (!comp)
+			competitor(cpu, start, period * 1000, comp_run * 1000);
+	}
+	ts.tv_sec = start / 1000000000LL;
+	ts.tv_nsec = start % 1000000000LL;
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 
 	len = (long long)secs * 1000000000LL / (loop ? 2 : 1);
 	if (sigmode) {
 		sig_period = period * 1000;
 		sig_run = run * 1000;
 		sig_loop = loop;
-		run_signal_mode(now_ns(), len);
+		run_signal_mode(start, len);
 	} else {
-		run_sleep_mode(now_ns(), len, period * 1000, run * 1000);
+		run_sleep_mode(start, len, period * 1000, run * 1000);
+	}
+	if (comp) {
+		kill(comp, SIGKILL);
+		waitpid(comp, NULL, 0);
 	}
 
 	if (loop) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bvt_sleeper [-c CPU] [-n HOGS] [-P PERIOD_US] [-r RUN_US] [-k LOOPS]
- *             [-m bvt|other|fifo] [-B BOUND_US]
+ *             [-m bvt|other|fifo] [-B BOUND_US] [-s STALL_US]
  *
  * An unwarped periodic sleeper among equal-weight hogs: the BVT paper's
  * claim for a thread that does not warp is its fair share with a dispatch
@@ -16,6 +16,13 @@
  * -m bvt (default): every thread in SCHED_BVT at weight 1024, unwarped;
  * -m other: every thread in SCHED_OTHER (EEVDF), for comparison;
  * -m fifo: the hogs in SCHED_BVT, the sleeper in SCHED_FIFO 50.
+ *
+ * With -s, a SCHED_FIFO 99 thread on CPU spins STALL_US once, a quarter of
+ * the way through, as a long interrupt or a stalled virtual CPU would: the
+ * sleeper falls behind its deadlines (its sleeps then return at once) and
+ * must catch up with what its share gives it. The program then also
+ * prints "recovered_periods N": the periods from the stall to the first
+ * wakeup less than one period late (LOOPS minus the stall's loop if none).
  *
  * Prints "lateness_us P50 P99 MAX loops N" and, with -B, exits 1 when the
  * p99 lateness exceeds BOUND_US.
@@ -57,13 +64,14 @@ static void spin_ns(long long ns)
 int main(int argc, char **argv)
 {
 	int cpu = 0, hogs = 2, loops = 1000, opt, i, hog_policy = SCHED_BVT;
-	long long period = 2000, run = 0, bound = -1, next;
+	long long period = 2000, run = 0, bound = -1, stall = 0, next;
+	int stall_at = -1, recovered = -1, go[2] = { -1, -1 };
 	const char *mode = "bvt";
 	struct sched_attr a = { .size = sizeof(a) };
-	pid_t pid[MAX_HOGS];
+	pid_t pid[MAX_HOGS], staller = 0;
 	cpu_set_t set;
 
-	while ((opt = getopt(argc, argv, "c:n:P:r:k:m:B:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:n:P:r:k:m:B:s:")) != -1) {
 		switch (opt) {
 		case 'c': cpu = atoi(optarg); break;
 		case 'n': hogs = atoi(optarg); break;
@@ -72,11 +80,12 @@ int main(int argc, char **argv)
 		case 'k': loops = atoi(optarg); break;
 		case 'm': mode = optarg; break;
 		case 'B': bound = atoll(optarg); break;
+		case 's': stall = atoll(optarg); break;
 		default: return 2;
 		}
 	}
 	if (hogs < 0 || hogs > MAX_HOGS || loops < 1 || loops > MAX_LOOPS ||
-	    period <= 0 || run < 0) {
+	    period <= 0 || run < 0 || stall < 0) {
 		fprintf(stderr, "bvt_sleeper: bad arguments\n");
 		return 2;
 	}
@@ -128,9 +137,31 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (stall) {
+		struct sched_param fifo = { .sched_priority = 99 };
+		char c;
+
+		if (pipe(go))
+			return 1;
+		staller = fork();
+		if (!staller) {
+			if (sched_setscheduler(0, SCHED_FIFO, &fifo) ||
+			    read(go[0], &c, 1) != 1)
+				_exit(1);
+			spin_ns(stall * 1000);
+			_exit(0);
+		}
+		stall_at = loops / 4;
+	}
+
 	next = now_ns();
 	for (i = 0; i < loops; i++) {
 		struct timespec ts;
+
+		if (i == stall_at && write(go[1], "s", 1) != 1) {
+			perror("bvt_sleeper: stall");
+			return 1;
+		}
 
 		next += period * 1000;
 		ts.tv_sec = next / 1000000000LL;
@@ -139,8 +170,13 @@ int main(int argc, char **argv)
 				       NULL) == EINTR)
 			;
 		lat_ns[i] = now_ns() - next;
+		if (stall_at >= 0 && i > stall_at && recovered < 0 &&
+		    lat_ns[i] < period * 1000)
+			recovered = i - stall_at;
 		spin_ns(run * 1000);
 	}
+	if (staller)
+		waitpid(staller, NULL, 0);
 
 	for (i = 0; i < hogs; i++) {
 		kill(pid[i], SIGKILL);
@@ -151,6 +187,9 @@ int main(int argc, char **argv)
 	printf("lateness_us %lld %lld %lld loops %d\n",
 	       lat_ns[loops / 2] / 1000, lat_ns[loops * 99 / 100] / 1000,
 	       lat_ns[loops - 1] / 1000, loops);
+	if (stall_at >= 0)
+		printf("recovered_periods %d\n",
+		       recovered < 0 ? loops - stall_at : recovered);
 	if (bound >= 0 && lat_ns[loops * 99 / 100] / 1000 > bound)
 		return 1;
 	return 0;
