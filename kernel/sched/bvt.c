@@ -90,6 +90,102 @@
 /* How many threads of each level, least urgent first, balancing looks at. */
 #define BVT_BALANCE_SCAN	32
 
+/* L of a MS_FLAG_WARP_SIGNAL thread that set none, in ns. */
+#define BVT_SIGNAL_WARP_LIMIT	(10 * NSEC_PER_MSEC)
+
+/*
+ * One level of BVT: a scheduler with its own threads and SVT. Protected,
+ * as all of struct bvt_rq, by the runqueue's lock; @load and @nr_running
+ * of struct bvt_rq are also read without it, by the balancer.
+ */
+struct bvt_sched {
+	struct rb_root_cached	evt_tree;	/* runnable entities by E */
+	struct rb_root_cached	avt_tree;	/* runnable entities by A, for SVT */
+	unsigned int		nr_running;
+	u64			svt;		/* scheduler virtual time */
+};
+
+#define BVT_LEVEL_RE	0	/* reserved effort: CAP_SYS_NICE threads, @be */
+#define BVT_LEVEL_BE	1	/* best effort: every other thread */
+
+struct bvt_rq {
+	struct bvt_sched	level[2];
+	struct sched_bvt_entity	be;		/* level 1 as an entity of level 0 */
+	unsigned int		nr_running;	/* tasks, both levels */
+	unsigned long		load;		/* their weights, for balancing */
+	struct ms_balance	balance;
+	bool			skip_c;		/* next pick ignores C */
+	struct hrtimer		warp_timer;	/* ends a warped stretch at L */
+	struct task_struct	*warp_task;	/* the task warp_timer is armed for */
+	struct rq		*rq;		/* the runqueue this state belongs to */
+};
+
+/* Each CPU's BVT state, beside its struct rq. */
+static DEFINE_PER_CPU(struct bvt_rq, bvt_rqs);
+
+static inline struct bvt_rq *bvt_rq_of(struct rq *rq)
+{
+	return per_cpu_ptr(&bvt_rqs, cpu_of(rq));
+}
+
+/*
+ * bvt_mcu_round - how much run time to charge, in whole mcu
+ * @uncharged:	run time not yet charged; keeps the remainder
+ * @mcu:	the minimum charging unit, 0 to charge exact nanoseconds
+ * @stop:	the thread stops running: round the remainder up (section 2)
+ */
+static inline u64 bvt_mcu_round(u64 *uncharged, u32 mcu, bool stop)
+{
+	u64 charge = *uncharged, rem;
+
+	if (!mcu) {
+		*uncharged = 0;
+		return charge;
+	}
+	rem = do_div(charge, mcu);
+	charge *= mcu;
+	if (stop && rem) {
+		charge += mcu;
+		rem = 0;
+	}
+	*uncharged = rem;
+	return charge;
+}
+
+/*
+ * bvt_wakeup_avt - A of a thread that wakes at scheduler virtual time @svt
+ * @credit:	how far behind SVT it may stay: C in its virtual time
+ * @stale:	it slept so long that its A may no longer compare with @svt
+ *
+ * It keeps the A it had, down to SVT - @credit. The paper raises a thread
+ * that slept voluntarily to SVT, so that waiting for an event earns no
+ * credit (figure 2), and lets one that slept involuntarily (a page fault,
+ * a lock) keep its A (section 2.1). Both keep at most C here: that is no
+ * more than the error the paper allows between share and allocation, so
+ * no sleeper claims an excessive share, and it is what lets a thread that
+ * sleeps briefly and often, using less than its share, be dispatched
+ * before the running thread has got C ahead of it at every wakeup.
+ */
+static inline u64 bvt_wakeup_avt(u64 avt, u64 svt, u64 credit, bool stale)
+{
+	u64 floor = svt - credit;
+
+	return stale || (s64)(avt - floor) < 0 ? floor : avt;
+}
+
+/*
+ * The warp time limit L a thread runs with, from its parameters: its own,
+ * or for one that warps in signal handlers and set none,
+ * BVT_SIGNAL_WARP_LIMIT. A handler left by siglongjmp() or a legacy
+ * sigreturn never tells BVT it returned: such a thread always has an L.
+ */
+static inline u64 bvt_param_limit(u32 flags, u64 limit)
+{
+	if (!limit && (flags & MS_FLAG_WARP_SIGNAL))
+		return BVT_SIGNAL_WARP_LIMIT;
+	return limit;
+}
+
 /*
  * C, the context switch allowance, and M, the migration penalty, in
  * nanoseconds of real time, bounded to 100 ms so that a typo cannot make
@@ -163,19 +259,19 @@ static inline struct task_struct *bvt_rq_curr(struct rq *rq)
 
 static inline struct sched_bvt_entity *bvt_se(struct task_struct *p)
 {
-	return &p->ms.bvt;
+	return &p->ms.state.bvt;
 }
 
 static inline struct task_struct *bvt_task_of(struct sched_bvt_entity *se)
 {
 	WARN_ON_ONCE(se->group);
-	return container_of(se, struct task_struct, ms.bvt);
+	return container_of(se, struct task_struct, ms.state.bvt);
 }
 
 static inline struct bvt_sched *bvt_level(struct rq *rq,
 					  struct sched_bvt_entity *se)
 {
-	return &rq->ms.bvt.level[se->level];
+	return &bvt_rq_of(rq)->level[se->level];
 }
 
 /* Wrap-safe comparison of virtual times. */
@@ -208,11 +304,7 @@ static u64 bvt_warp_limit(struct sched_bvt_entity *se)
 	if (se->group)
 		return READ_ONCE(sysctl_sched_bvt_be_warp_limit);
 	p = bvt_task_of(se);
-	/*
-	 * A handler left by siglongjmp() or a legacy sigreturn never tells
-	 * BVT it returned: a thread that warps in handlers always has an L.
-	 */
-	return ms_warp_limit(p->ms.flags, p->ms.warp_limit);
+	return bvt_param_limit(p->ms.flags, p->ms.warp_limit);
 }
 
 static u64 bvt_unwarp_time(struct sched_bvt_entity *se)
@@ -442,7 +534,7 @@ static s64 bvt_be_warp(struct bvt_rq *bvt_rq)
 /* The best-effort level changed: re-key its aggregate in level 0. */
 static void bvt_update_be(struct rq *rq)
 {
-	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 	struct sched_bvt_entity *be = &bvt_rq->be;
 
 	if (!be->on_rq)
@@ -477,7 +569,7 @@ static void bvt_account(struct rq *rq, struct sched_bvt_entity *se,
 static void __update_curr_bvt(struct rq *rq, bool stop, bool be_stop)
 {
 	struct task_struct *curr = bvt_rq_curr(rq);
-	struct sched_bvt_entity *se = bvt_se(curr), *be = &rq->ms.bvt.be;
+	struct sched_bvt_entity *se = bvt_se(curr), *be = &bvt_rq_of(rq)->be;
 	s64 delta;
 
 	if (curr->sched_class != &bvt_sched_class)
@@ -494,7 +586,7 @@ static void __update_curr_bvt(struct rq *rq, bool stop, bool be_stop)
 		be->weight = READ_ONCE(sysctl_sched_bvt_be_weight);
 		bvt_account(rq, be, delta, be_stop);
 		bvt_update_be(rq);
-		bvt_update_svt(&rq->ms.bvt.level[BVT_LEVEL_RE]);
+		bvt_update_svt(&bvt_rq_of(rq)->level[BVT_LEVEL_RE]);
 	}
 }
 
@@ -520,11 +612,11 @@ static void bvt_arm_warp_timer(struct rq *rq, struct task_struct *p)
 	u64 left = bvt_warp_left(se);
 
 	if (se->level == BVT_LEVEL_BE)
-		left = min(left, bvt_warp_left(&rq->ms.bvt.be));
+		left = min(left, bvt_warp_left(&bvt_rq_of(rq)->be));
 	if (left == U64_MAX)
 		return;
-	rq->ms.bvt.warp_task = p;
-	hrtimer_start(&rq->ms.bvt.warp_timer, ns_to_ktime(left),
+	bvt_rq_of(rq)->warp_task = p;
+	hrtimer_start(&bvt_rq_of(rq)->warp_timer, ns_to_ktime(left),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
@@ -538,7 +630,7 @@ static struct sched_bvt_entity *bvt_curr_at(struct rq *rq, int level)
 		return NULL;
 	if (se->level == level)
 		return se;
-	return level == BVT_LEVEL_RE ? &rq->ms.bvt.be : NULL;
+	return level == BVT_LEVEL_RE ? &bvt_rq_of(rq)->be : NULL;
 }
 
 /*
@@ -583,7 +675,7 @@ static struct sched_bvt_entity *bvt_choose(struct bvt_sched *bs,
 /* The thread BVT runs next: choose in level 0, then in level 1. */
 static struct task_struct *bvt_pick(struct rq *rq, bool honour_c)
 {
-	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 	struct sched_bvt_entity *se;
 
 	se = bvt_choose(&bvt_rq->level[BVT_LEVEL_RE],
@@ -602,16 +694,17 @@ static struct task_struct *bvt_pick(struct rq *rq, bool honour_c)
  */
 static enum hrtimer_restart bvt_warp_timer(struct hrtimer *timer)
 {
-	struct rq *rq = container_of(timer, struct rq, ms.bvt.warp_timer);
+	struct bvt_rq *bvt_rq = container_of(timer, struct bvt_rq, warp_timer);
+	struct rq *rq = bvt_rq->rq;
 	struct task_struct *curr;
 	struct rq_flags rf;
 
 	rq_lock(rq, &rf);
 	update_rq_clock(rq);
 	curr = bvt_rq_curr(rq);
-	if (curr == rq->ms.bvt.warp_task &&
+	if (curr == bvt_rq->warp_task &&
 	    curr->sched_class == &bvt_sched_class) {
-		rq->ms.bvt.warp_task = NULL;
+		bvt_rq->warp_task = NULL;
 		update_curr_bvt(rq);
 		bvt_arm_warp_timer(rq, curr);
 		resched_curr(rq);
@@ -624,7 +717,7 @@ static enum hrtimer_restart bvt_warp_timer(struct hrtimer *timer)
 /* The first best-effort thread arrived: the aggregate wakes in level 0. */
 static void bvt_enqueue_be(struct rq *rq)
 {
-	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 	struct bvt_sched *bs = &bvt_rq->level[BVT_LEVEL_RE];
 	struct sched_bvt_entity *be = &bvt_rq->be;
 
@@ -639,7 +732,7 @@ static void bvt_enqueue_be(struct rq *rq)
 /* The last best-effort thread left: the aggregate sleeps. */
 static void bvt_dequeue_be(struct rq *rq)
 {
-	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 	struct sched_bvt_entity *be = &bvt_rq->be;
 
 	__bvt_erase(&bvt_rq->level[BVT_LEVEL_RE], be);
@@ -659,7 +752,7 @@ static void bvt_dequeue_be(struct rq *rq)
 static void bvt_set_level(struct rq *rq, struct sched_bvt_entity *se,
 			  int level)
 {
-	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 
 	if (se->level == level)
 		return;
@@ -671,7 +764,7 @@ static void bvt_set_level(struct rq *rq, struct sched_bvt_entity *se,
 static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
-	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 	struct bvt_sched *bs;
 
 	/* SVT counts the running thread's A as of now */
@@ -721,7 +814,7 @@ static void bvt_sleep(struct rq *rq, struct task_struct *p)
 static bool dequeue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
-	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 	struct bvt_sched *bs = bvt_level(rq, se);
 
 	update_curr_bvt(rq);
@@ -752,7 +845,7 @@ static inline void bvt_trigger_push(struct rq *rq) { }
 
 static struct task_struct *pick_task_bvt(struct rq *rq)
 {
-	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 	struct task_struct *p;
 
 	update_curr_bvt(rq);
@@ -771,8 +864,8 @@ static void put_prev_task_bvt(struct rq *rq, struct task_struct *p,
 		       bvt_se(next)->level == BVT_LEVEL_BE;
 
 	__update_curr_bvt(rq, true, !be_next);
-	rq->ms.bvt.warp_task = NULL;
-	hrtimer_try_to_cancel(&rq->ms.bvt.warp_timer);
+	bvt_rq_of(rq)->warp_task = NULL;
+	hrtimer_try_to_cancel(&bvt_rq_of(rq)->warp_timer);
 }
 
 static void set_next_task_bvt(struct rq *rq, struct task_struct *p, bool first)
@@ -818,9 +911,9 @@ static void bvt_common_level(struct rq *rq, struct sched_bvt_entity **a,
 	if ((*a)->level == BVT_LEVEL_BE && (*b)->level == BVT_LEVEL_BE)
 		return;
 	if ((*a)->level == BVT_LEVEL_BE)
-		*a = &rq->ms.bvt.be;
+		*a = &bvt_rq_of(rq)->be;
 	if ((*b)->level == BVT_LEVEL_BE)
-		*b = &rq->ms.bvt.be;
+		*b = &bvt_rq_of(rq)->be;
 }
 
 static void wakeup_preempt_bvt(struct rq *rq, struct task_struct *p, int flags)
@@ -840,14 +933,14 @@ static void wakeup_preempt_bvt(struct rq *rq, struct task_struct *p, int flags)
 	bvt_common_level(rq, &a, &b);
 	if (a != b && (a->warped ? bvt_before(a->evt, b->evt) :
 				   bvt_should_switch(b, a))) {
-		rq->ms.bvt.skip_c = true;
+		bvt_rq_of(rq)->skip_c = true;
 		resched_curr(rq);
 	}
 }
 
 static void yield_task_bvt(struct rq *rq)
 {
-	rq->ms.bvt.skip_c = true;
+	bvt_rq_of(rq)->skip_c = true;
 }
 
 /*
@@ -867,7 +960,7 @@ static void task_fork_bvt(struct task_struct *p)
 	se->slept_at = jiffies;
 	if (current->sched_class != &bvt_sched_class || pse->level != level)
 		return;
-	svt = READ_ONCE(task_rq(current)->ms.bvt.level[level].svt);
+	svt = READ_ONCE(bvt_rq_of(task_rq(current))->level[level].svt);
 	se->lag = max_t(s64, pse->avt - svt, 0);
 }
 
@@ -887,7 +980,7 @@ static void switching_to_bvt(struct rq *rq, struct task_struct *p)
 	se->weight = bvt_weight(p);
 	se->slept_at = jiffies;
 	se->level = bvt_task_level(p);
-	se->avt = rq->ms.bvt.level[se->level].svt + max_t(s64, se->lag, 0);
+	se->avt = bvt_rq_of(rq)->level[se->level].svt + max_t(s64, se->lag, 0);
 	se->lag = 0;
 	se->warp_used = 0;
 	se->limit_hit = 0;
@@ -899,7 +992,7 @@ static void switched_from_bvt(struct rq *rq, struct task_struct *p)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
 
-	se->lag = se->avt - rq->ms.bvt.level[se->level].svt;
+	se->lag = se->avt - bvt_rq_of(rq)->level[se->level].svt;
 	/* a lead measured against an SVT a day on is no lead at all */
 	if (!task_on_rq_queued(p) &&
 	    time_after(jiffies, se->slept_at + BVT_STALE_SLEEP))
@@ -964,8 +1057,8 @@ void ms_signal_handler(bool enter)
 static void migrate_task_rq_bvt(struct task_struct *p, int new_cpu)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
-	u64 old_svt = READ_ONCE(task_rq(p)->ms.bvt.level[se->level].svt);
-	u64 new_svt = READ_ONCE(cpu_rq(new_cpu)->ms.bvt.level[se->level].svt);
+	u64 old_svt = READ_ONCE(bvt_rq_of(task_rq(p))->level[se->level].svt);
+	u64 new_svt = READ_ONCE(bvt_rq_of(cpu_rq(new_cpu))->level[se->level].svt);
 
 	se->avt = se->avt - old_svt + new_svt;
 	se->migrated = 1;
@@ -987,7 +1080,7 @@ static struct task_struct *bvt_movable(struct rq *src, struct rq *dst, u64 gap)
 	int level, scan;
 
 	for (level = BVT_LEVEL_RE; level <= BVT_LEVEL_BE; level++) {
-		n = rb_last(&src->ms.bvt.level[level].evt_tree.rb_root);
+		n = rb_last(&bvt_rq_of(src)->level[level].evt_tree.rb_root);
 		for (scan = 0; n && scan < BVT_BALANCE_SCAN;
 		     n = rb_prev(n), scan++) {
 			se = rb_entry(n, struct sched_bvt_entity, evt_node);
@@ -1006,17 +1099,17 @@ static struct task_struct *bvt_movable(struct rq *src, struct rq *dst, u64 gap)
 
 static u64 bvt_load(struct rq *rq)
 {
-	return READ_ONCE(rq->ms.bvt.load);
+	return READ_ONCE(bvt_rq_of(rq)->load);
 }
 
 static unsigned int bvt_nr_running(struct rq *rq)
 {
-	return READ_ONCE(rq->ms.bvt.nr_running);
+	return READ_ONCE(bvt_rq_of(rq)->nr_running);
 }
 
 static struct ms_balance *bvt_balance_state(struct rq *rq)
 {
-	return &rq->ms.bvt.balance;
+	return &bvt_rq_of(rq)->balance;
 }
 
 static DEFINE_PER_CPU(struct balance_callback, bvt_push_head);
@@ -1059,11 +1152,12 @@ static int balance_bvt(struct rq *rq, struct task_struct *prev,
 }
 #endif /* CONFIG_SMP */
 
-void init_bvt_rq(struct rq *rq)
+static void bvt_init_rq(struct rq *rq, int cpu)
 {
-	struct bvt_rq *bvt_rq = &rq->ms.bvt;
+	struct bvt_rq *bvt_rq = per_cpu_ptr(&bvt_rqs, cpu);
 	int level;
 
+	bvt_rq->rq = rq;
 	for (level = BVT_LEVEL_RE; level <= BVT_LEVEL_BE; level++) {
 		bvt_rq->level[level].evt_tree = RB_ROOT_CACHED;
 		bvt_rq->level[level].avt_tree = RB_ROOT_CACHED;
@@ -1098,3 +1192,94 @@ DEFINE_SCHED_CLASS(bvt) = {
 	.get_rr_interval	= get_rr_interval_bvt,
 	.update_curr		= update_curr_bvt,
 };
+
+/* The fields of struct sched_attr BVT takes: weight, W, L, U, flags. */
+static int bvt_validate(const struct sched_attr *attr)
+{
+	if (attr->sched_runtime || attr->sched_deadline || attr->sched_period)
+		return -EINVAL;
+	if (attr->sched_warp < 0 || attr->sched_warp > MS_WARP_MAX)
+		return -EINVAL;
+	if (attr->sched_warp_limit &&
+	    (attr->sched_warp_limit < MS_WARP_LIMIT_MIN ||
+	     attr->sched_warp_limit > MS_WARP_LIMIT_MAX))
+		return -EINVAL;
+	if (attr->sched_unwarp > MS_UNWARP_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * bvt_loosens_warp - would @attr free a warped thread from a limit?
+ *
+ * Section 2.2 of the paper contains a thread that abuses its warp with
+ * the warp time limit L and the unwarp time requirement U; warping only
+ * in signal handlers and MS_FLAG_WARP_OFF contain it further. Without a
+ * warp none of them matters, so giving up the warp may drop them too.
+ */
+static bool bvt_loosens_warp(struct task_struct *p,
+			     const struct sched_attr *attr)
+{
+	const struct sched_ms_entity *ms = &p->ms;
+	u32 dropped = ms->flags & ~attr->sched_ms_flags;
+	u64 old_limit = bvt_param_limit(ms->flags, ms->warp_limit);
+	u64 new_limit = bvt_param_limit(attr->sched_ms_flags,
+					attr->sched_warp_limit);
+
+	if (attr->sched_warp <= 0 || (attr->sched_ms_flags & MS_FLAG_WARP_OFF))
+		return false;
+	if (old_limit && (!new_limit || new_limit > old_limit))
+		return true;
+	if (attr->sched_unwarp < ms->unwarp)
+		return true;
+	return dropped & (MS_FLAG_WARP_OFF | MS_FLAG_WARP_SIGNAL);
+}
+
+/*
+ * What needs CAP_SYS_NICE in BVT beyond the common rules: the reserved
+ * level, unless the thread keeps it; a warp above the current one; and,
+ * for a warped thread, looser L, U, MS_FLAG_WARP_OFF or
+ * MS_FLAG_WARP_SIGNAL.
+ */
+static bool bvt_asks_for_more(struct task_struct *p,
+			      const struct sched_attr *attr, bool same)
+{
+	if ((attr->sched_ms_flags & MS_FLAG_RESERVED) &&
+	    !(same && (p->ms.flags & MS_FLAG_RESERVED)))
+		return true;
+	if (attr->sched_warp > (same ? p->ms.warp : 0))
+		return true;
+	return same && bvt_loosens_warp(p, attr);
+}
+
+/* Read without the rq lock: a snapshot, as the rest of /proc/<pid>/sched. */
+static void bvt_proc_show(struct task_struct *p, struct seq_file *m)
+{
+	const struct sched_bvt_entity *se = bvt_se(p);
+
+	ms_proc_u64(m, "ms.bvt.level", se->level);
+	ms_proc_u64(m, "ms.bvt.A", se->avt);
+	ms_proc_u64(m, "ms.bvt.E", se->evt);
+	ms_proc_s64(m, "ms.bvt.W", se->warp);
+	ms_proc_u64(m, "ms.bvt.warped", se->warped);
+	ms_proc_u64(m, "ms.bvt.warped_ns", se->warp_used);
+	ms_proc_u64(m, "ms.bvt.L_hits", se->nr_limit_hits);
+	ms_proc_u64(m, "ms.bvt.U_hits", se->nr_unwarp_hits);
+}
+
+const struct ms_class ms_bvt_class = {
+	.name		= "bvt",
+	.policy		= SCHED_BVT,
+	.class		= &bvt_sched_class,
+	.ready		= true,
+	.general	= true,
+	.flags		= MS_FLAGS_BVT,
+	.validate	= bvt_validate,
+	.asks_for_more	= bvt_asks_for_more,
+	.init_rq	= bvt_init_rq,
+	.proc_show	= bvt_proc_show,
+};
+
+#ifdef CONFIG_SCHED_MULTISCHED_KUNIT_TEST
+#include "bvt_test.c"
+#endif

@@ -5,7 +5,7 @@
  * Four scheduling classes from the research literature sit beside the
  * mainline ones (see Documentation/scheduler/sched-multisched.rst):
  *
- *   stop > dl > rbs > rt > bebs > bvt > vtrr > fair > ext > idle
+ *   stop > dl > RBS > rt > BEBS > BVT > VTRR > fair > ext > idle
  *
  * RBS reservations are admission-controlled and bandwidth-bounded, so they
  * sit with SCHED_DEADLINE above RT. BEBS, BVT and VTRR are general-purpose
@@ -13,14 +13,17 @@
  * and above fair, whose dl_server keeps SCHED_NORMAL tasks from starving
  * behind them.
  *
- * This file holds what the classes share: the table of classes and whether
- * each one accepts tasks yet, the validation of the SCHED_ATTR_SIZE_VER2
- * parameters and the privilege rules for them, the choice of class for a
- * policy (including the "normal class" that runs SCHED_NORMAL and
+ * This file holds what the classes share, and knows each class only as
+ * a struct ms_class in the table below: whether it accepts tasks yet, the
+ * validation of the SCHED_ATTR_SIZE_VER2 parameters (the common checks,
+ * then the class's ->validate()) and the privilege rules for them (the
+ * common ones, then the class's ->asks_for_more()), the choice of class
+ * for a policy (including the "normal class" that runs SCHED_NORMAL and
  * SCHED_BATCH tasks instead of fair, set at boot with sched_normal_class=
- * or at run time with the kernel.sched_normal_class sysctl), and the
- * /proc/<pid>/sched section. The algorithms live in bvt.c, vtrr.c, bebs.c
- * and rbs.c.
+ * or at run time with the kernel.sched_normal_class sysctl), the
+ * /proc/<pid>/sched section (the class's ->proc_show() adds its lines),
+ * and the proportional-share balancer. The algorithms live in the class
+ * files.
  */
 #include <linux/capability.h>
 #include <linux/mmu_context.h>
@@ -34,37 +37,19 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/multisched.h>
 
-/*
- * struct ms_class - one multisched class
- * @name:	name used by sched_normal_class= and the sysctls
- * @policy:	its SCHED_* policy
- * @class:	its sched_class
- * @ready:	whether the class accepts tasks; a class is linked into the
- *		hierarchy before its algorithm lands, and until then its
- *		policy fails with EINVAL rather than run half-built
- * @general:	whether it may run every SCHED_NORMAL task (not RBS, whose
- *		reservations are admission-controlled)
- */
-struct ms_class {
-	const char			*name;
-	int				policy;
-	const struct sched_class	*class;
-	bool				ready;
-	bool				general;
-};
-
-static const struct ms_class ms_classes[] = {
-#ifdef CONFIG_SCHED_BVT
-	{ "bvt",  SCHED_BVT,  &bvt_sched_class,  true,  true },
-#endif
-#ifdef CONFIG_SCHED_VTRR
-	{ "vtrr", SCHED_VTRR, &vtrr_sched_class, true,  true },
+/* The classes, highest in the hierarchy first (checked at boot). */
+static const struct ms_class *const ms_classes[] = {
+#ifdef CONFIG_SCHED_RBS
+	&ms_rbs_class,
 #endif
 #ifdef CONFIG_SCHED_BEBS
-	{ "bebs", SCHED_BEBS, &bebs_sched_class, false, true },
+	&ms_bebs_class,
 #endif
-#ifdef CONFIG_SCHED_RBS
-	{ "rbs",  SCHED_RBS,  &rbs_sched_class,  false, false },
+#ifdef CONFIG_SCHED_BVT
+	&ms_bvt_class,
+#endif
+#ifdef CONFIG_SCHED_VTRR
+	&ms_vtrr_class,
 #endif
 };
 
@@ -73,8 +58,8 @@ static const struct ms_class *ms_class_of(int policy)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
-		if (ms_classes[i].policy == policy)
-			return &ms_classes[i];
+		if (ms_classes[i]->policy == policy)
+			return ms_classes[i];
 	return NULL;
 }
 
@@ -83,8 +68,8 @@ static const struct ms_class *ms_class_by_name(const char *name)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
-		if (sysfs_streq(name, ms_classes[i].name))
-			return &ms_classes[i];
+		if (sysfs_streq(name, ms_classes[i]->name))
+			return ms_classes[i];
 	return NULL;
 }
 
@@ -106,13 +91,14 @@ static u32 ms_effective_weight(u32 weight, int nice)
 	return weight ? weight : ms_nice_weight(nice);
 }
 
-/* A task's BVT weight or VTRR share, from its parameters. */
+/* A task's weight (a BVT weight, a VTRR share), from its parameters. */
 u32 ms_task_weight(struct task_struct *p)
 {
 	return ms_effective_weight(p->ms.weight, task_nice(p));
 }
 
-static bool ms_period_valid(u64 runtime, u64 period)
+/* A budget and period a reservation class may take. */
+bool ms_period_valid(u64 runtime, u64 period)
 {
 	return period >= MS_PERIOD_MIN && period <= MS_PERIOD_MAX &&
 	       runtime >= MS_RUNTIME_MIN && runtime <= period;
@@ -127,83 +113,17 @@ static bool ms_period_valid(u64 runtime, u64 period)
  */
 static int ms_validate_attr(int policy, const struct sched_attr *attr)
 {
-	bool warp_set = attr->sched_warp || attr->sched_warp_limit ||
-			attr->sched_unwarp;
-	bool time_set = attr->sched_runtime || attr->sched_deadline ||
-			attr->sched_period;
-	u32 flags = attr->sched_ms_flags;
+	const struct ms_class *c = ms_class_of(policy);
 
-	if (flags & ~MS_FLAGS_ALL)
+	if (!c)
+		return -EINVAL;
+	if (attr->sched_ms_flags & ~c->flags)
 		return -EINVAL;
 	if (attr->sched_weight &&
 	    (attr->sched_weight < MS_WEIGHT_MIN ||
 	     attr->sched_weight > MS_WEIGHT_MAX))
 		return -EINVAL;
-
-	switch (policy) {
-	case SCHED_BVT:
-		if (flags & ~MS_FLAGS_BVT || time_set)
-			return -EINVAL;
-		if (attr->sched_warp < 0 || attr->sched_warp > MS_WARP_MAX)
-			return -EINVAL;
-		if (attr->sched_warp_limit &&
-		    (attr->sched_warp_limit < MS_WARP_LIMIT_MIN ||
-		     attr->sched_warp_limit > MS_WARP_LIMIT_MAX))
-			return -EINVAL;
-		if (attr->sched_unwarp > MS_UNWARP_MAX)
-			return -EINVAL;
-		return 0;
-	case SCHED_VTRR:
-		return flags || warp_set || time_set ? -EINVAL : 0;
-	case SCHED_BEBS:
-		if (flags & ~MS_FLAGS_BEBS || warp_set)
-			return -EINVAL;
-		/* A best-effort server may leave budget and period to adapt. */
-		if (!(flags & MS_FLAG_BEBS_PERIODIC) && !time_set)
-			return 0;
-		if (!ms_period_valid(attr->sched_runtime, attr->sched_period))
-			return -EINVAL;
-		if (attr->sched_deadline &&
-		    (attr->sched_deadline < attr->sched_runtime ||
-		     attr->sched_deadline > attr->sched_period))
-			return -EINVAL;
-		return 0;
-	case SCHED_RBS:
-		if (flags & ~MS_FLAGS_RBS || warp_set || attr->sched_deadline)
-			return -EINVAL;
-		/* The feedback controller may pick proportion and period. */
-		if ((flags & MS_FLAG_RBS_FEEDBACK) && !time_set)
-			return 0;
-		if (!ms_period_valid(attr->sched_runtime, attr->sched_period))
-			return -EINVAL;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/*
- * ms_loosens_warp - would @attr free a warped BVT thread from a limit?
- *
- * Section 2.2 of the paper contains a thread that abuses its warp with
- * the warp time limit L and the unwarp time requirement U; warping only
- * in signal handlers and MS_FLAG_WARP_OFF contain it further. Without a
- * warp none of them matters, so giving up the warp may drop them too.
- */
-static bool ms_loosens_warp(struct task_struct *p, const struct sched_attr *attr)
-{
-	const struct sched_ms_entity *ms = &p->ms;
-	u32 dropped = ms->flags & ~attr->sched_ms_flags;
-	u64 old_limit = ms_warp_limit(ms->flags, ms->warp_limit);
-	u64 new_limit = ms_warp_limit(attr->sched_ms_flags,
-				      attr->sched_warp_limit);
-
-	if (attr->sched_warp <= 0 || (attr->sched_ms_flags & MS_FLAG_WARP_OFF))
-		return false;
-	if (old_limit && (!new_limit || new_limit > old_limit))
-		return true;
-	if (attr->sched_unwarp < ms->unwarp)
-		return true;
-	return dropped & (MS_FLAG_WARP_OFF | MS_FLAG_WARP_SIGNAL);
+	return c->validate(attr);
 }
 
 /*
@@ -221,15 +141,15 @@ static bool ms_loosens_warp(struct task_struct *p, const struct sched_attr *attr
  *    rule);
  *  - the weight may not rise above the current one, unless it is derived
  *    from a nice value that RLIMIT_NICE allowed;
- *  - the warp may not rise above the current one, and a warped thread may
- *    not loosen L, U, MS_FLAG_WARP_OFF or MS_FLAG_WARP_SIGNAL;
- *  - the reserved level (unless the task keeps it) and reservations (RBS,
- *    periodic BEBS) are refused, as SCHED_DEADLINE is.
+ *  - and whatever the class's ->asks_for_more() finds: a higher warp or
+ *    looser limits, the reserved level, a reservation (refused, as
+ *    SCHED_DEADLINE is).
  */
 static bool ms_asks_for_more(struct task_struct *p, int policy,
 			     const struct sched_attr *attr)
 {
 	const struct ms_class *normal = READ_ONCE(ms_normal);
+	const struct ms_class *c = ms_class_of(policy);
 	bool same = p->policy == policy;
 	int nice = task_nice(p);
 	u32 old_weight, new_weight;
@@ -237,14 +157,6 @@ static bool ms_asks_for_more(struct task_struct *p, int policy,
 	if (!same && !(normal && normal->policy == policy) &&
 	    !task_rlimit(p, RLIMIT_RTPRIO))
 		return true;
-	/* keeping the reserved level is not asking for it */
-	if ((attr->sched_ms_flags & MS_FLAG_RESERVED) &&
-	    !(same && (p->ms.flags & MS_FLAG_RESERVED)))
-		return true;
-	if (policy == SCHED_RBS ||
-	    (policy == SCHED_BEBS && attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
-		return true;
-
 	if (attr->sched_nice < nice && !can_nice(p, attr->sched_nice))
 		return true;
 	old_weight = ms_effective_weight(same ? p->ms.weight : 0, nice);
@@ -252,9 +164,7 @@ static bool ms_asks_for_more(struct task_struct *p, int policy,
 	if (new_weight > old_weight &&
 	    (attr->sched_weight || attr->sched_nice >= nice))
 		return true;
-	if (attr->sched_warp > (same ? p->ms.warp : 0))
-		return true;
-	return same && ms_loosens_warp(p, attr);
+	return c->asks_for_more && c->asks_for_more(p, attr, same);
 }
 
 /* As user_check_sched_setscheduler(): capable() only when it matters. */
@@ -342,7 +252,7 @@ void ms_setparams(struct task_struct *p, int policy,
 	struct sched_ms_entity *ms = &p->ms;
 
 	if (!ms_policy(policy) || !attr) {
-		memset(ms, 0, offsetof(struct sched_ms_entity, bvt));
+		memset(ms, 0, offsetof(struct sched_ms_entity, state));
 		return;
 	}
 
@@ -421,8 +331,7 @@ void ms_fork(struct task_struct *p)
 	if (!ms_policy(p->policy))
 		ms_setparams(p, p->policy, NULL);
 	/* The parent's run-time state is its own; task_fork() seeds it. */
-	memset(&p->ms.bvt, 0, sizeof(p->ms.bvt));
-	memset(&p->ms.vtrr, 0, sizeof(p->ms.vtrr));
+	memset(&p->ms.state, 0, sizeof(p->ms.state));
 }
 
 /*
@@ -595,11 +504,11 @@ static int ms_sysctl_classes(const struct ctl_table *table, int write,
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
-		if (!ms_classes[i].ready)
+		if (!ms_classes[i]->ready)
 			continue;
 		if (list[0])
 			strlcat(list, " ", sizeof(list));
-		strlcat(list, ms_classes[i].name, sizeof(list));
+		strlcat(list, ms_classes[i]->name, sizeof(list));
 	}
 	return proc_dostring(&t, write, buffer, lenp, ppos);
 }
@@ -629,53 +538,41 @@ late_initcall(ms_sysctl_init);
 void ms_proc_show_task(struct task_struct *p, struct seq_file *m)
 {
 	const struct sched_ms_entity *ms = &p->ms;
+	const struct ms_class *c;
 
 	if (!ms_policy(p->policy) && !ms_setscheduler_class(p->policy))
 		return;
 
+	c = ms_class_of(p->policy) ?: READ_ONCE(ms_normal);
 	seq_printf(m, "%-45s:%21s\n", "ms.class",
 		   p->sched_class == &fair_sched_class ? "fair" :
 		   p->sched_class == &rt_sched_class ? "rt (boosted)" :
 		   p->sched_class == &dl_sched_class ? "dl (boosted)" :
-		   ms_normal_name(ms_class_of(p->policy) ?: READ_ONCE(ms_normal)));
-	seq_printf(m, "%-45s:%21u\n", "ms.weight", ms_task_weight(p));
-	seq_printf(m, "%-45s:%21u\n", "ms.flags", ms->flags);
-	seq_printf(m, "%-45s:%21lld\n", "ms.warp", ms->warp);
-	seq_printf(m, "%-45s:%21llu\n", "ms.warp_limit", ms->warp_limit);
-	seq_printf(m, "%-45s:%21llu\n", "ms.unwarp", ms->unwarp);
-	seq_printf(m, "%-45s:%21llu\n", "ms.runtime", ms->runtime);
-	seq_printf(m, "%-45s:%21llu\n", "ms.period", ms->period);
-#ifdef CONFIG_SCHED_BVT
-	if (p->sched_class == &bvt_sched_class) {
-		seq_printf(m, "%-45s:%21u\n", "ms.bvt.level", ms->bvt.level);
-		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.A", ms->bvt.avt);
-		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.E", ms->bvt.evt);
-		seq_printf(m, "%-45s:%21lld\n", "ms.bvt.W", ms->bvt.warp);
-		seq_printf(m, "%-45s:%21u\n", "ms.bvt.warped", ms->bvt.warped);
-		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.warped_ns", ms->bvt.warp_used);
-		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.L_hits", ms->bvt.nr_limit_hits);
-		seq_printf(m, "%-45s:%21llu\n", "ms.bvt.U_hits", ms->bvt.nr_unwarp_hits);
-	}
-#endif
-#ifdef CONFIG_SCHED_VTRR
-	if (p->sched_class == &vtrr_sched_class) {
-		/*
-		 * S is re-read from the parameters at every enqueue, and every
-		 * change of them dequeues a queued task: show the S a sleeping
-		 * task will wake with, not the one it last ran with.
-		 */
-		seq_printf(m, "%-45s:%21u\n", "ms.vtrr.share",
-			   ms_task_weight(p));
-		seq_printf(m, "%-45s:%21llu\n", "ms.vtrr.VFT", ms->vtrr.vft);
-		seq_printf(m, "%-45s:%21u\n", "ms.vtrr.counter", ms->vtrr.counter);
-		seq_printf(m, "%-45s:%21llu\n", "ms.vtrr.service_ns", ms->vtrr.service);
-	}
-#endif
+		   ms_normal_name(c));
+	ms_proc_u64(m, "ms.weight", ms_task_weight(p));
+	ms_proc_u64(m, "ms.flags", ms->flags);
+	ms_proc_s64(m, "ms.warp", ms->warp);
+	ms_proc_u64(m, "ms.warp_limit", ms->warp_limit);
+	ms_proc_u64(m, "ms.unwarp", ms->unwarp);
+	ms_proc_u64(m, "ms.runtime", ms->runtime);
+	ms_proc_u64(m, "ms.period", ms->period);
+	if (c && c->proc_show && p->sched_class == c->class)
+		c->proc_show(p, m);
+}
+
+void ms_proc_u64(struct seq_file *m, const char *name, u64 v)
+{
+	seq_printf(m, "%-45s:%21llu\n", name, v);
+}
+
+void ms_proc_s64(struct seq_file *m, const char *name, s64 v)
+{
+	seq_printf(m, "%-45s:%21lld\n", name, v);
 }
 
 #ifdef CONFIG_SMP
 /*
- * Proportional-share balancing, shared by BVT and VTRR.
+ * Proportional-share balancing, for the classes that want it.
  *
  * A class's load on a CPU is the sum of its tasks' weights (BVT weights,
  * VTRR shares) there. A waking or new task moves only to a CPU whose load
@@ -856,42 +753,32 @@ int ms_balance(const struct ms_balancer *b, struct rq *rq,
 }
 #endif /* CONFIG_SMP */
 
-void init_ms_rq(struct rq *rq)
+/* From sched_init(), for each possible CPU, before cpu_of(@rq) is set. */
+void init_ms_rq(struct rq *rq, int cpu)
 {
-	memset(&rq->ms, 0, sizeof(rq->ms));
-#ifdef CONFIG_SCHED_BVT
-	init_bvt_rq(rq);
-#endif
-#ifdef CONFIG_SCHED_VTRR
-	init_vtrr_rq(rq);
-#endif
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
+		ms_classes[i]->init_rq(rq, cpu);
 }
 
 void __init ms_sched_init(void)
 {
-	/* The order of include/asm-generic/vmlinux.lds.h, as in sched_init(). */
-#ifdef CONFIG_SCHED_RBS
-	WARN_ON(!sched_class_above(&dl_sched_class, &rbs_sched_class));
-	WARN_ON(!sched_class_above(&rbs_sched_class, &rt_sched_class));
-#endif
-#ifdef CONFIG_SCHED_BEBS
-	WARN_ON(!sched_class_above(&rt_sched_class, &bebs_sched_class));
-	WARN_ON(!sched_class_above(&bebs_sched_class, &fair_sched_class));
-#endif
-#ifdef CONFIG_SCHED_BVT
-	WARN_ON(!sched_class_above(&rt_sched_class, &bvt_sched_class));
-	WARN_ON(!sched_class_above(&bvt_sched_class, &fair_sched_class));
-#endif
-#ifdef CONFIG_SCHED_VTRR
-	WARN_ON(!sched_class_above(&rt_sched_class, &vtrr_sched_class));
-	WARN_ON(!sched_class_above(&vtrr_sched_class, &fair_sched_class));
-#endif
-#if defined(CONFIG_SCHED_BEBS) && defined(CONFIG_SCHED_BVT)
-	WARN_ON(!sched_class_above(&bebs_sched_class, &bvt_sched_class));
-#endif
-#if defined(CONFIG_SCHED_BVT) && defined(CONFIG_SCHED_VTRR)
-	WARN_ON(!sched_class_above(&bvt_sched_class, &vtrr_sched_class));
-#endif
+	int i;
+
+	/*
+	 * The table follows the order of include/asm-generic/vmlinux.lds.h,
+	 * as sched_init() checks the mainline classes: every class sits above
+	 * fair, and the general ones below rt.
+	 */
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
+		const struct sched_class *class = ms_classes[i]->class;
+
+		WARN_ON(i && !sched_class_above(ms_classes[i - 1]->class, class));
+		WARN_ON(!sched_class_above(class, &fair_sched_class));
+		WARN_ON(ms_classes[i]->general &&
+			!sched_class_above(&rt_sched_class, class));
+	}
 }
 
 #ifdef CONFIG_SCHED_MULTISCHED_KUNIT_TEST

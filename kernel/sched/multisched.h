@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared declarations of the multisched classes (BVT, VTRR, BEBS, RBS):
- * their per-runqueue state and the hooks core.c, syscalls.c and debug.c
- * call. Included from sched.h.
+ * The common layer of the multisched classes: the interface each class
+ * implements (struct ms_class), the proportional-share balancer they may
+ * share, and the hooks core.c, syscalls.c and debug.c call. Included from
+ * sched.h; each class's own state and helpers stay in its file.
  */
 #ifndef _KERNEL_SCHED_MULTISCHED_H
 #define _KERNEL_SCHED_MULTISCHED_H
@@ -21,21 +22,6 @@ struct task_struct;
 static inline bool ms_policy(int policy)
 {
 	return policy >= SCHED_BVT && policy <= SCHED_RBS;
-}
-
-/* L of a MS_FLAG_WARP_SIGNAL thread that set none, in ns. */
-#define MS_SIGNAL_WARP_LIMIT	(10 * NSEC_PER_MSEC)
-
-/*
- * The warp time limit L a BVT thread runs with: its own, or for one that
- * warps in signal handlers and set none, MS_SIGNAL_WARP_LIMIT; a handler
- * left by siglongjmp() or a legacy sigreturn never tells BVT it returned.
- */
-static inline u64 ms_warp_limit(u32 flags, u64 limit)
-{
-	if (!limit && (flags & MS_FLAG_WARP_SIGNAL))
-		return MS_SIGNAL_WARP_LIMIT;
-	return limit;
 }
 
 /* Does @attr carry any of the SCHED_ATTR_SIZE_VER2 class parameters? */
@@ -84,149 +70,70 @@ void ms_trigger_push(const struct ms_balancer *b, struct rq *rq);
 int ms_balance(const struct ms_balancer *b, struct rq *rq,
 	       struct task_struct *prev, struct rq_flags *rf);
 
-/* Per-runqueue state of each class; every class owns its own member. */
-
-/* One level of BVT: a scheduler with its own threads and SVT. */
-struct bvt_sched {
-	struct rb_root_cached	evt_tree;	/* runnable entities by E */
-	struct rb_root_cached	avt_tree;	/* runnable entities by A, for SVT */
-	unsigned int		nr_running;
-	u64			svt;		/* scheduler virtual time */
-};
-
-#define BVT_LEVEL_RE	0	/* reserved effort: CAP_SYS_NICE threads, @be */
-#define BVT_LEVEL_BE	1	/* best effort: every other thread */
-
-struct bvt_rq {
-	struct bvt_sched	level[2];
-	struct sched_bvt_entity	be;		/* level 1 as an entity of level 0 */
-	unsigned int		nr_running;	/* tasks, both levels */
-	unsigned long		load;		/* their weights, for balancing */
-	struct ms_balance	balance;
-	bool			skip_c;		/* next pick ignores C */
-	struct hrtimer		warp_timer;	/* ends a warped stretch at L */
-	struct task_struct	*warp_task;	/* the task warp_timer is armed for */
-};
-
-/*
- * bvt_mcu_round - how much run time to charge, in whole mcu
- * @uncharged:	run time not yet charged; keeps the remainder
- * @mcu:	the minimum charging unit, 0 to charge exact nanoseconds
- * @stop:	the thread stops running: round the remainder up (section 2)
- */
-static inline u64 bvt_mcu_round(u64 *uncharged, u32 mcu, bool stop)
-{
-	u64 charge = *uncharged, rem;
-
-	if (!mcu) {
-		*uncharged = 0;
-		return charge;
-	}
-	rem = do_div(charge, mcu);
-	charge *= mcu;
-	if (stop && rem) {
-		charge += mcu;
-		rem = 0;
-	}
-	*uncharged = rem;
-	return charge;
-}
-
-/*
- * bvt_wakeup_avt - A of a thread that wakes at scheduler virtual time @svt
- * @credit:	how far behind SVT it may stay: C in its virtual time
- * @stale:	it slept so long that its A may no longer compare with @svt
+/**
+ * struct ms_class - what the common layer needs of a multisched class
+ * @name:	the name sched_normal_class= and the sysctls use
+ * @policy:	its SCHED_* policy
+ * @class:	its sched_class
+ * @ready:	whether it accepts tasks; a class is linked into the hierarchy
+ *		before its algorithm lands, and until then its policy fails
+ *		with EINVAL rather than run half-built
+ * @general:	whether it may run every SCHED_NORMAL task (not one whose
+ *		tasks need admission)
+ * @flags:	the MS_FLAG_* it accepts
+ * @validate:	range checks of the fields of struct sched_attr it uses,
+ *		after the common ones (flags within @flags, weight range);
+ *		-EINVAL for a field it does not use that is set
+ * @asks_for_more: whether @attr asks for more than @p has in ways only the
+ *		class knows (the common layer checks class entry, nice and
+ *		weight); @same: @p is already in this policy. Optional
+ * @init_rq:	initialise the class's state of CPU @cpu's runqueue @rq, at
+ *		boot, before cpu_of(@rq) is set
+ * @proc_show:	print its "ms.<name>." lines of /proc/<pid>/sched for a task
+ *		in the class; optional
  *
- * It keeps the A it had, down to SVT - @credit. The paper raises a thread
- * that slept voluntarily to SVT, so that waiting for an event earns no
- * credit (figure 2), and lets one that slept involuntarily (a page fault,
- * a lock) keep its A (section 2.1). Both keep at most C here: that is no
- * more than the error the paper allows between share and allocation, so
- * no sleeper claims an excessive share, and it is what lets a thread that
- * sleeps briefly and often, using less than its share, be dispatched
- * before the running thread has got C ahead of it at every wakeup.
+ * One per class, defined in the class's file; multisched.c collects them
+ * in ms_classes[], in the order of the class hierarchy. The class keeps
+ * its own per-CPU state, its sysctls and its balancer (struct ms_balancer).
  */
-static inline u64 bvt_wakeup_avt(u64 avt, u64 svt, u64 credit, bool stale)
-{
-	u64 floor = svt - credit;
-
-	return stale || (s64)(avt - floor) < 0 ? floor : avt;
-}
-
-void init_bvt_rq(struct rq *rq);
-
-/* Slots of the table of queued clients that validates last-prev/last-next. */
-#define VTRR_ID_SLOTS		64
-
-/*
- * Why vtrr_decide() chose its client (section 3.1): the time-counter
- * invariant, the VFT inequality, or a return to the head of the queue,
- * which may end the scheduling cycle.
- */
-enum vtrr_why {
-	VTRR_INVARIANT,
-	VTRR_VFT,
-	VTRR_HEAD,
-	VTRR_RESET,
+struct ms_class {
+	const char			*name;
+	int				policy;
+	const struct sched_class	*class;
+	bool				ready;
+	bool				general;
+	u32				flags;
+	int	(*validate)(const struct sched_attr *attr);
+	bool	(*asks_for_more)(struct task_struct *p,
+				 const struct sched_attr *attr, bool same);
+	void	(*init_rq)(struct rq *rq, int cpu);
+	void	(*proc_show)(struct task_struct *p, struct seq_file *m);
 };
 
-struct vtrr_rq {
-	struct list_head	queue;		/* runnable clients, largest share first */
-	struct rb_root		shares;		/* first client of each share, by share */
-	struct sched_vtrr_entity *curr;		/* the current client */
-	struct sched_vtrr_entity *next;		/* the next one the scan looks at, NULL = head */
-	u64			qvt;		/* queue virtual time */
-	u64			total_shares;	/* sum of S */
-	u64			counter_sum;	/* sum of the time counters */
-	u64			cycle;		/* scheduling cycle, counts from 1 */
-	u64			last_id;	/* last id handed out */
-	u64			quantum;	/* Q in ns, read from the sysctl per decision */
-	u64			nr_resets;	/* scheduling cycles ended */
-	u32			last_counter;	/* the current client's counter */
-	unsigned int		nr_running;
-	bool			quantum_done;	/* the current client is done for now */
-	struct ms_balance	balance;
-	struct sched_vtrr_entity *ids[VTRR_ID_SLOTS];	/* queued clients by id */
-};
-
-void vtrr_init_rq(struct vtrr_rq *vrq);
-u32 vtrr_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se);
-void vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se);
-void vtrr_remove(struct vtrr_rq *vrq, struct sched_vtrr_entity *se);
-struct sched_vtrr_entity *vtrr_decide(struct vtrr_rq *vrq, enum vtrr_why *why);
-bool vtrr_charge(struct vtrr_rq *vrq, struct sched_vtrr_entity *se, u64 delta);
-void init_vtrr_rq(struct rq *rq);
-
-struct bebs_rq {
-	unsigned int		nr_running;
-};
-
-struct rbs_rq {
-	unsigned int		nr_running;
-};
-
-struct ms_rq {
-#ifdef CONFIG_SCHED_BVT
-	struct bvt_rq		bvt;
-#endif
-#ifdef CONFIG_SCHED_VTRR
-	struct vtrr_rq		vtrr;
+/* The classes: the table's entries, highest first. */
+#ifdef CONFIG_SCHED_RBS
+extern const struct sched_class rbs_sched_class;
+extern const struct ms_class ms_rbs_class;
 #endif
 #ifdef CONFIG_SCHED_BEBS
-	struct bebs_rq		bebs;
-#endif
-#ifdef CONFIG_SCHED_RBS
-	struct rbs_rq		rbs;
-#endif
-};
-
-extern const struct sched_class bvt_sched_class;
-extern const struct sched_class vtrr_sched_class;
 extern const struct sched_class bebs_sched_class;
-extern const struct sched_class rbs_sched_class;
+extern const struct ms_class ms_bebs_class;
+#endif
+#ifdef CONFIG_SCHED_BVT
+extern const struct sched_class bvt_sched_class;
+extern const struct ms_class ms_bvt_class;
+#endif
+#ifdef CONFIG_SCHED_VTRR
+extern const struct sched_class vtrr_sched_class;
+extern const struct ms_class ms_vtrr_class;
+#endif
+
+bool ms_period_valid(u64 runtime, u64 period);
+void ms_proc_u64(struct seq_file *m, const char *name, u64 v);
+void ms_proc_s64(struct seq_file *m, const char *name, s64 v);
 
 void ms_sched_init(void);
-void init_ms_rq(struct rq *rq);
+void init_ms_rq(struct rq *rq, int cpu);
 int ms_check_attr(struct task_struct *p, const struct sched_attr *attr,
 		  int policy, bool user);
 const struct sched_attr *ms_keep_params(struct task_struct *p,
@@ -244,10 +151,8 @@ void ms_proc_show_task(struct task_struct *p, struct seq_file *m);
 
 #else /* !CONFIG_SCHED_MULTISCHED */
 
-struct ms_rq { };
-
 static inline void ms_sched_init(void) { }
-static inline void init_ms_rq(struct rq *rq) { }
+static inline void init_ms_rq(struct rq *rq, int cpu) { }
 
 static inline int ms_check_attr(struct task_struct *p,
 				const struct sched_attr *attr,

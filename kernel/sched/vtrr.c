@@ -73,6 +73,52 @@
 /* How many clients, from the tail, balancing looks at. */
 #define VTRR_BALANCE_SCAN	32
 
+/* Slots of the table of queued clients that validates last-prev/last-next. */
+#define VTRR_ID_SLOTS		64
+
+/*
+ * Why vtrr_decide() chose its client (section 3.1): the time-counter
+ * invariant, the VFT inequality, or a return to the head of the queue,
+ * which may end the scheduling cycle.
+ */
+enum vtrr_why {
+	VTRR_INVARIANT,
+	VTRR_VFT,
+	VTRR_HEAD,
+	VTRR_RESET,
+};
+
+/*
+ * A CPU's VTRR run queue, protected by the runqueue's lock; @total_shares
+ * and @nr_running are also read without it, by the balancer.
+ */
+struct vtrr_rq {
+	struct list_head	queue;		/* runnable clients, largest share first */
+	struct rb_root		shares;		/* first client of each share, by share */
+	struct sched_vtrr_entity *curr;		/* the current client */
+	struct sched_vtrr_entity *next;		/* the next one the scan looks at, NULL = head */
+	u64			qvt;		/* queue virtual time */
+	u64			total_shares;	/* sum of S */
+	u64			counter_sum;	/* sum of the time counters */
+	u64			cycle;		/* scheduling cycle, counts from 1 */
+	u64			last_id;	/* last id handed out */
+	u64			quantum;	/* Q in ns, read from the sysctl per decision */
+	u64			nr_resets;	/* scheduling cycles ended */
+	u32			last_counter;	/* the current client's counter */
+	unsigned int		nr_running;
+	bool			quantum_done;	/* the current client is done for now */
+	struct ms_balance	balance;
+	struct sched_vtrr_entity *ids[VTRR_ID_SLOTS];	/* queued clients by id */
+};
+
+/* Each CPU's VTRR state, beside its struct rq. */
+static DEFINE_PER_CPU(struct vtrr_rq, vtrr_rqs);
+
+static inline struct vtrr_rq *vtrr_rq_of(struct rq *rq)
+{
+	return per_cpu_ptr(&vtrr_rqs, cpu_of(rq));
+}
+
 /* Q, the time quantum, in ns: 1 ms (the tick) to 1 s. */
 static unsigned int sysctl_sched_vtrr_quantum = 4 * NSEC_PER_MSEC;
 static unsigned int vtrr_quantum_min = NSEC_PER_MSEC;
@@ -154,7 +200,7 @@ static struct sched_vtrr_entity *vtrr_prev_of(struct vtrr_rq *vrq,
  * The counters reset to the shares when a cycle ends; a counter written in
  * an earlier cycle than the current one therefore reads as the share.
  */
-u32 vtrr_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
+static u32 vtrr_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 {
 	return se->cycle == vrq->cycle ? se->counter : se->share;
 }
@@ -391,7 +437,7 @@ static void __vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
  * @vrq:	the run queue, with its quantum set
  * @se:		the client, with its share set
  */
-void vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
+static void vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 {
 	__vtrr_insert(vrq, se, false);
 }
@@ -403,7 +449,7 @@ void vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
  *
  * It remembers its neighbours and its counter; its VFT stays as it is.
  */
-void vtrr_remove(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
+static void vtrr_remove(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 {
 	struct sched_vtrr_entity *prev = vtrr_prev_of(vrq, se);
 	struct sched_vtrr_entity *next = vtrr_next_of(vrq, se);
@@ -455,7 +501,7 @@ static bool vtrr_vft_ok(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
  *
  * Return: the client, now the current one, or NULL if the queue is empty.
  */
-struct sched_vtrr_entity *vtrr_decide(struct vtrr_rq *vrq, enum vtrr_why *why)
+static struct sched_vtrr_entity *vtrr_decide(struct vtrr_rq *vrq, enum vtrr_why *why)
 {
 	struct sched_vtrr_entity *se = vrq->next;
 	u32 c;
@@ -497,7 +543,7 @@ struct sched_vtrr_entity *vtrr_decide(struct vtrr_rq *vrq, enum vtrr_why *why)
  *
  * Return: whether it completed a quantum.
  */
-bool vtrr_charge(struct vtrr_rq *vrq, struct sched_vtrr_entity *se, u64 delta)
+static bool vtrr_charge(struct vtrr_rq *vrq, struct sched_vtrr_entity *se, u64 delta)
 {
 	u64 n;
 	u32 c;
@@ -522,7 +568,7 @@ bool vtrr_charge(struct vtrr_rq *vrq, struct sched_vtrr_entity *se, u64 delta)
 	return true;
 }
 
-void vtrr_init_rq(struct vtrr_rq *vrq)
+static void vtrr_init_rq(struct vtrr_rq *vrq)
 {
 	memset(vrq, 0, sizeof(*vrq));
 	INIT_LIST_HEAD(&vrq->queue);
@@ -535,12 +581,12 @@ void vtrr_init_rq(struct vtrr_rq *vrq)
 
 static inline struct sched_vtrr_entity *vtrr_se(struct task_struct *p)
 {
-	return &p->ms.vtrr;
+	return &p->ms.state.vtrr;
 }
 
 static inline struct task_struct *vtrr_task_of(struct sched_vtrr_entity *se)
 {
-	return container_of(se, struct task_struct, ms.vtrr);
+	return container_of(se, struct task_struct, ms.state.vtrr);
 }
 
 /* rq->curr, which is __rcu for lockless readers; we hold the rq lock. */
@@ -572,13 +618,13 @@ static void update_curr_vtrr(struct rq *rq)
 		return;
 	delta = update_curr_common(rq);
 	if (delta > 0)
-		vtrr_charge(&rq->ms.vtrr, vtrr_se(curr), delta);
+		vtrr_charge(vtrr_rq_of(rq), vtrr_se(curr), delta);
 }
 
 static void enqueue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_vtrr_entity *se = vtrr_se(p);
-	struct vtrr_rq *vrq = &rq->ms.vtrr;
+	struct vtrr_rq *vrq = vtrr_rq_of(rq);
 	u32 share = vtrr_share(p);
 	bool restore = (flags & ENQUEUE_RESTORE) && se->share == share;
 
@@ -595,7 +641,7 @@ static void enqueue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
 static bool dequeue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
 {
 	update_curr_vtrr(rq);
-	vtrr_remove(&rq->ms.vtrr, vtrr_se(p));
+	vtrr_remove(vtrr_rq_of(rq), vtrr_se(p));
 	if (flags & DEQUEUE_SLEEP)
 		vtrr_se(p)->slept_at = jiffies;
 	sub_nr_running(rq, 1);
@@ -610,7 +656,7 @@ static inline void vtrr_trigger_push(struct rq *rq) { }
 
 static struct task_struct *pick_task_vtrr(struct rq *rq)
 {
-	struct vtrr_rq *vrq = &rq->ms.vtrr;
+	struct vtrr_rq *vrq = vtrr_rq_of(rq);
 	struct sched_vtrr_entity *se = vrq->curr;
 	enum vtrr_why why;
 	u64 cycle;
@@ -641,7 +687,7 @@ static void put_prev_task_vtrr(struct rq *rq, struct task_struct *p,
 
 static void set_next_task_vtrr(struct rq *rq, struct task_struct *p, bool first)
 {
-	struct vtrr_rq *vrq = &rq->ms.vtrr;
+	struct vtrr_rq *vrq = vtrr_rq_of(rq);
 
 	p->se.exec_start = rq_clock_task(rq);
 	/*
@@ -657,7 +703,7 @@ static void set_next_task_vtrr(struct rq *rq, struct task_struct *p, bool first)
 static void task_tick_vtrr(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_vtrr(rq);
-	if (rq->ms.vtrr.quantum_done)
+	if (vtrr_rq_of(rq)->quantum_done)
 		resched_curr(rq);
 	vtrr_trigger_push(rq);
 }
@@ -673,7 +719,7 @@ static void wakeup_preempt_vtrr(struct rq *rq, struct task_struct *p, int flags)
 
 static void yield_task_vtrr(struct rq *rq)
 {
-	rq->ms.vtrr.quantum_done = true;
+	vtrr_rq_of(rq)->quantum_done = true;
 }
 
 static void task_fork_vtrr(struct task_struct *p)
@@ -694,7 +740,7 @@ static void switching_to_vtrr(struct rq *rq, struct task_struct *p)
 
 	se->fresh = se->lag <= 0;
 	if (se->lag > 0)
-		se->vft = rq->ms.vtrr.qvt + se->lag;
+		se->vft = vtrr_rq_of(rq)->qvt + se->lag;
 	se->lag = 0;
 	se->hinted = 0;
 	se->quantum_used = 0;
@@ -705,7 +751,7 @@ static void switched_from_vtrr(struct rq *rq, struct task_struct *p)
 {
 	struct sched_vtrr_entity *se = vtrr_se(p);
 
-	se->lag = se->vft - rq->ms.vtrr.qvt;
+	se->lag = se->vft - vtrr_rq_of(rq)->qvt;
 	/* a lead measured against a QVT 10 minutes on is no lead at all */
 	if (!task_on_rq_queued(p) &&
 	    time_after(jiffies, se->slept_at + VTRR_STALE_SLEEP))
@@ -736,8 +782,8 @@ static unsigned int get_rr_interval_vtrr(struct rq *rq, struct task_struct *p)
 static void migrate_task_rq_vtrr(struct task_struct *p, int new_cpu)
 {
 	struct sched_vtrr_entity *se = vtrr_se(p);
-	u64 old_qvt = READ_ONCE(task_rq(p)->ms.vtrr.qvt);
-	u64 new_qvt = READ_ONCE(cpu_rq(new_cpu)->ms.vtrr.qvt);
+	u64 old_qvt = READ_ONCE(vtrr_rq_of(task_rq(p))->qvt);
+	u64 new_qvt = READ_ONCE(vtrr_rq_of(cpu_rq(new_cpu))->qvt);
 
 	se->vft = se->vft - old_qvt + new_qvt;
 	se->hinted = 0;
@@ -754,7 +800,7 @@ static void migrate_task_rq_vtrr(struct task_struct *p, int new_cpu)
  */
 static struct task_struct *vtrr_movable(struct rq *src, struct rq *dst, u64 gap)
 {
-	struct vtrr_rq *vrq = &src->ms.vtrr;
+	struct vtrr_rq *vrq = vtrr_rq_of(src);
 	struct task_struct *best = NULL, *p;
 	struct sched_vtrr_entity *se;
 	int scan = 0;
@@ -773,17 +819,17 @@ static struct task_struct *vtrr_movable(struct rq *src, struct rq *dst, u64 gap)
 
 static u64 vtrr_load(struct rq *rq)
 {
-	return READ_ONCE(rq->ms.vtrr.total_shares);
+	return READ_ONCE(vtrr_rq_of(rq)->total_shares);
 }
 
 static unsigned int vtrr_nr_running(struct rq *rq)
 {
-	return READ_ONCE(rq->ms.vtrr.nr_running);
+	return READ_ONCE(vtrr_rq_of(rq)->nr_running);
 }
 
 static struct ms_balance *vtrr_balance_state(struct rq *rq)
 {
-	return &rq->ms.vtrr.balance;
+	return &vtrr_rq_of(rq)->balance;
 }
 
 static DEFINE_PER_CPU(struct balance_callback, vtrr_push_head);
@@ -826,9 +872,9 @@ static int balance_vtrr(struct rq *rq, struct task_struct *prev,
 }
 #endif /* CONFIG_SMP */
 
-void init_vtrr_rq(struct rq *rq)
+static void init_vtrr_rq(struct rq *rq, int cpu)
 {
-	vtrr_init_rq(&rq->ms.vtrr);
+	vtrr_init_rq(per_cpu_ptr(&vtrr_rqs, cpu));
 }
 
 DEFINE_SCHED_CLASS(vtrr) = {
@@ -853,6 +899,43 @@ DEFINE_SCHED_CLASS(vtrr) = {
 	.prio_changed		= prio_changed_vtrr,
 	.get_rr_interval	= get_rr_interval_vtrr,
 	.update_curr		= update_curr_vtrr,
+};
+
+/* A share is all VTRR takes: no flags, no warp, no budget or period. */
+static int vtrr_validate(const struct sched_attr *attr)
+{
+	if (attr->sched_warp || attr->sched_warp_limit || attr->sched_unwarp ||
+	    attr->sched_runtime || attr->sched_deadline || attr->sched_period)
+		return -EINVAL;
+	return 0;
+}
+
+/* Read without the rq lock: a snapshot, as the rest of /proc/<pid>/sched. */
+static void vtrr_proc_show(struct task_struct *p, struct seq_file *m)
+{
+	const struct sched_vtrr_entity *se = vtrr_se(p);
+
+	/*
+	 * S is re-read from the parameters at every enqueue, and every
+	 * change of them dequeues a queued task: show the S a sleeping task
+	 * will wake with, not the one it last ran with.
+	 */
+	ms_proc_u64(m, "ms.vtrr.share", vtrr_share(p));
+	ms_proc_u64(m, "ms.vtrr.VFT", se->vft);
+	ms_proc_u64(m, "ms.vtrr.counter", se->counter);
+	ms_proc_u64(m, "ms.vtrr.service_ns", se->service);
+}
+
+const struct ms_class ms_vtrr_class = {
+	.name		= "vtrr",
+	.policy		= SCHED_VTRR,
+	.class		= &vtrr_sched_class,
+	.ready		= true,
+	.general	= true,
+	.flags		= 0,
+	.validate	= vtrr_validate,
+	.init_rq	= init_vtrr_rq,
+	.proc_show	= vtrr_proc_show,
 };
 
 #ifdef CONFIG_SCHED_MULTISCHED_KUNIT_TEST

@@ -518,7 +518,17 @@ static void vtrr_test_stale_vft(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, se[1].vft, vrq->qvt + vtrr_vt(VT_Q, 1));
 }
 
+/* VTRR's per-CPU state, kept in vtrr.c rather than in struct rq. */
+static void vtrr_test_sizes(struct kunit *test)
+{
+	kunit_info(test, "sizeof: vtrr_rq %zu per CPU, sched_vtrr_entity %zu per task\n",
+		   sizeof(struct vtrr_rq), sizeof(struct sched_vtrr_entity));
+	/* ms_class.init_rq ran for every CPU at boot */
+	KUNIT_EXPECT_NOT_NULL(test, vtrr_rq_of(cpu_rq(0))->queue.next);
+}
+
 static struct kunit_case vtrr_test_cases[] = {
+	KUNIT_CASE(vtrr_test_sizes),
 	KUNIT_CASE(vtrr_test_order),
 	KUNIT_CASE(vtrr_test_cycle_exact),
 	KUNIT_CASE(vtrr_test_reinsert),

@@ -67,6 +67,12 @@ struct sched_vtrr_entity {
 	unsigned int	scan_next:1;	/* was the next one the scan looks at */
 };
 
+/* The classes' run-time state of a task. */
+struct sched_ms_state {
+	struct sched_bvt_entity		bvt;
+	struct sched_vtrr_entity	vtrr;
+};
+
 /*
  * struct sched_ms_entity - a task's multisched parameters
  *
@@ -74,9 +80,10 @@ struct sched_vtrr_entity {
  * policies, in the units of <uapi/linux/sched/multisched.h>; the
  * parameters are all zero for the other policies. Written under the
  * task's rq lock and pi_lock (from __sched_setscheduler()); a class reads
- * them under the rq lock. @bvt is run-time state, not a parameter: it
- * survives policy changes because SCHED_NORMAL tasks run in BVT when BVT
- * is the normal class; so does @vtrr.
+ * them under the rq lock. @state is the classes' run-time state, not
+ * parameters: it survives policy changes because SCHED_NORMAL tasks run in
+ * BVT or VTRR when that is the normal class. It is cleared as a whole on
+ * fork, without naming a class.
  */
 struct sched_ms_entity {
 	u32		weight;		/* requested weight, 0 = from nice */
@@ -88,8 +95,7 @@ struct sched_ms_entity {
 	u64		deadline;	/* BEBS relative deadline, ns */
 	u64		period;		/* BEBS/RBS period, ns */
 
-	struct sched_bvt_entity	bvt;	/* run-time state, not parameters */
-	struct sched_vtrr_entity vtrr;	/* run-time state, not parameters */
+	struct sched_ms_state	state;	/* last: fork clears from here */
 };
 
 #ifdef CONFIG_SCHED_BVT
