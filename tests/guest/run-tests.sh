@@ -489,7 +489,7 @@ if grep -qw vtrr /proc/sys/kernel/sched_ms_classes; then
 	dmesg | sed -n 's/^.*# vtrr_test_simulation: vtrr sim: /# /p'
 	measure "vtrr: five hogs with shares 1..5 on one CPU get their proportion within 2 points over 10 s" \
 		$T/ms_share -p vtrr -t 10 1 2 3 4 5
-	measure "vtrr: shares 3:2:1 started together are served A, B, C, A, B, A in >= 90% of >= 20 scheduling cycles (vtrr_pick trace)" \
+	measure "vtrr: shares 3:2:1 started together are served A, B, C, A, B, A in >= 90% of >= 20 scheduling cycles (vtrr_pick trace; 3:2:1 counts once a stalled vCPU shifted the VFTs)" \
 		$T/vtrr_order
 	measure "vtrr: the A B C A B A order survives affinity changes of running and waiting clients every 1 ms (>= 90% of >= 20 cycles)" \
 		$T/vtrr_order -a
