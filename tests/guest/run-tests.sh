@@ -23,8 +23,12 @@ else
 		*)	echo "not ok - kunit: suite ${rest#* }" ;;
 		esac
 	done
-	echo "$suites" | grep -q '^ok [0-9]* multisched$' ||
-		notok "kunit: the multisched suite passed"
+	# every suite this build has: the common one and one per class that
+	# accepts tasks (the main boot checks below that BVT and VTRR do)
+	for s in multisched $(cat /proc/sys/kernel/sched_ms_classes); do
+		echo "$suites" | grep -q "^ok [0-9]* $s\$" ||
+			notok "kunit: the $s suite ran and passed"
+	done
 	echo "$suites" | grep -q '^not ok' && fails=$((fails + 1))
 	dmesg | grep -E '# multisched: (pass|Totals)' | sed 's/^/# /'
 fi
@@ -128,6 +132,13 @@ expect_fail "schedctl: a negative time is a usage error" \
 	2 "cannot be negative" schedctl -c bvt --unwarp -5ms -- true
 expect_fail "schedctl: a missing command exits 127" \
 	127 "" schedctl -c other -- /nonexistent
+
+# --- the classes this kernel is built with must all accept tasks; a class
+# that regressed to refusing them would otherwise skip its whole block ------
+for c in bvt vtrr; do
+	check "classes: $c is built and accepts tasks (kernel.sched_ms_classes)" \
+		grep -qw $c /proc/sys/kernel/sched_ms_classes
+done
 
 # --- SCHED_BVT: the experiments of the paper ---------------------------------
 if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
