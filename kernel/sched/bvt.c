@@ -839,8 +839,10 @@ static bool dequeue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 
 #ifdef CONFIG_SMP
 static void bvt_trigger_push(struct rq *rq);
+static void bvt_queue_push(struct rq *rq);
 #else
 static inline void bvt_trigger_push(struct rq *rq) { }
+static inline void bvt_queue_push(struct rq *rq) { }
 #endif
 
 static struct task_struct *pick_task_bvt(struct rq *rq)
@@ -878,6 +880,8 @@ static void set_next_task_bvt(struct rq *rq, struct task_struct *p, bool first)
 		bvt_requeue(bvt_level(rq, se), se);
 	}
 	bvt_arm_warp_timer(rq, p);
+	if (first)
+		bvt_queue_push(rq);
 }
 
 /*
@@ -1134,6 +1138,11 @@ static void bvt_push(struct rq *rq)
 static void bvt_trigger_push(struct rq *rq)
 {
 	ms_trigger_push(&bvt_balancer, rq);
+}
+
+static void bvt_queue_push(struct rq *rq)
+{
+	ms_queue_push(&bvt_balancer, rq);
 }
 
 /*

@@ -579,11 +579,12 @@ void ms_proc_s64(struct seq_file *m, const char *name, s64 v)
  * is lower by at least its own weight, so that small differences do not
  * bounce tasks between caches. Every MS_BALANCE_MS a CPU with two or more
  * tasks of the class checks, from its tick, whether a queued task weighs
- * less than the gap to the lightest CPU; if so, its next schedule queues
- * a push that moves such tasks, heaviest first, while each move narrows
- * the gap. A CPU whose last task of the class left pulls one the same way
- * from the heaviest CPU. Loads of other CPUs are read without their
- * locks: they are hints, and a move rechecks them under both locks.
+ * less than the gap to the lightest CPU; if so, the next switch to a task
+ * of the class queues a push that moves such tasks, heaviest first, while
+ * each move narrows the gap. A CPU whose last task of the class left pulls
+ * one the same way from the heaviest CPU. Loads of other CPUs are read
+ * without their locks: they are hints, and a move rechecks them under both
+ * locks.
  */
 #define MS_BALANCE_MS		20
 #define MS_BALANCE_MOVES	4
@@ -697,8 +698,9 @@ void ms_push(const struct ms_balancer *b, struct rq *rq)
 
 /*
  * From the class's tick: if a task here could narrow a gap, have the next
- * schedule queue the push from ms_balance(). Balance callbacks run before
- * __schedule() drops the rq lock, so the tick cannot queue one itself.
+ * switch to a task of the class queue the push (ms_queue_push()). Balance
+ * callbacks run before __schedule() drops the rq lock, so the tick cannot
+ * queue one itself.
  */
 void ms_trigger_push(const struct ms_balancer *b, struct rq *rq)
 {
@@ -732,17 +734,28 @@ static void ms_pull(const struct ms_balancer *b, struct rq *rq)
 	double_unlock_balance(rq, src);
 }
 
-/* The class's ->balance(): queue a push that is due, pull if empty. */
-int ms_balance(const struct ms_balancer *b, struct rq *rq,
-	       struct task_struct *prev, struct rq_flags *rf)
+/*
+ * From the class's set_next_task() when a task of the class is picked:
+ * queue the push the tick found due, as RT queues its pushes. Not from
+ * ->balance(): a lower class's ->balance() runs after it and may drop the
+ * rq lock (fair's newidle balancing does), and rq_repin_lock() warns of a
+ * balance callback queued across that.
+ */
+void ms_queue_push(const struct ms_balancer *b, struct rq *rq)
 {
 	struct ms_balance *bal = b->state(rq);
 
-	if (bal->push) {
-		bal->push = false;
-		queue_balance_callback(rq, per_cpu_ptr(b->push_head, cpu_of(rq)),
-				       b->push);
-	}
+	if (!bal->push)
+		return;
+	bal->push = false;
+	queue_balance_callback(rq, per_cpu_ptr(b->push_head, cpu_of(rq)),
+			       b->push);
+}
+
+/* The class's ->balance(): pull a task if the class has none here. */
+int ms_balance(const struct ms_balancer *b, struct rq *rq,
+	       struct task_struct *prev, struct rq_flags *rf)
+{
 	if (!b->nr_running(rq) && cpu_active(cpu_of(rq)) &&
 	    prev->sched_class == b->class) {
 		rq_unpin_lock(rq, rf);

@@ -37,7 +37,7 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
 /* Per-runqueue balancing state of a class that uses struct ms_balancer. */
 struct ms_balance {
 	unsigned long		next_balance;	/* jiffies */
-	bool			push;		/* next schedule queues a push */
+	bool			push;		/* the next pick of the class queues a push */
 };
 
 /*
@@ -67,6 +67,7 @@ int ms_select_task_rq(const struct ms_balancer *b, struct task_struct *p,
 		      int cpu, int flags, u64 weight);
 void ms_push(const struct ms_balancer *b, struct rq *rq);
 void ms_trigger_push(const struct ms_balancer *b, struct rq *rq);
+void ms_queue_push(const struct ms_balancer *b, struct rq *rq);
 int ms_balance(const struct ms_balancer *b, struct rq *rq,
 	       struct task_struct *prev, struct rq_flags *rf);
 

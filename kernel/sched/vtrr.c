@@ -650,8 +650,10 @@ static bool dequeue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
 
 #ifdef CONFIG_SMP
 static void vtrr_trigger_push(struct rq *rq);
+static void vtrr_queue_push(struct rq *rq);
 #else
 static inline void vtrr_trigger_push(struct rq *rq) { }
+static inline void vtrr_queue_push(struct rq *rq) { }
 #endif
 
 static struct task_struct *pick_task_vtrr(struct rq *rq)
@@ -698,6 +700,8 @@ static void set_next_task_vtrr(struct rq *rq, struct task_struct *p, bool first)
 	 */
 	if (vtrr_se(p)->on_rq && vrq->curr != vtrr_se(p))
 		vtrr_set_curr(vrq, vtrr_se(p));
+	if (first)
+		vtrr_queue_push(rq);
 }
 
 static void task_tick_vtrr(struct rq *rq, struct task_struct *p, int queued)
@@ -854,6 +858,11 @@ static void vtrr_push(struct rq *rq)
 static void vtrr_trigger_push(struct rq *rq)
 {
 	ms_trigger_push(&vtrr_balancer, rq);
+}
+
+static void vtrr_queue_push(struct rq *rq)
+{
+	ms_queue_push(&vtrr_balancer, rq);
 }
 
 /*
