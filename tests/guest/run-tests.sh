@@ -304,13 +304,27 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# the same hogs in this boot. Before the fix the sleeper lost C at
 	# every wakeup, and with P < C + T fell further behind each period
 	# (about 1 s after 1000 periods). EEVDF's numbers are printed beside.
+	# A stall of the virtual CPU by the host (TCG) makes the sleeper late
+	# by the stall and by every period it spans, so one 20 ms stall puts
+	# a 1 ms sleeper's p99 over the 2-hog bound whatever the class does;
+	# BVT's p99 is therefore the median of three runs, all three printed.
 	C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
 	sleeper_p99() {
 		$T/bvt_sleeper "$@" | sed -n 's/^lateness_us [0-9]* \([0-9]*\) .*/\1/p'
 	}
+	sleeper_p99_runs() {
+		for r in 1 2 3; do
+			x=$(sleeper_p99 "$@")
+			echo "${x:-none}"
+		done | tr '\n' ' ' | sed 's/ $//'
+	}
+	median3() {
+		case "$*" in *none*) return ;; esac
+		printf '%s\n' "$@" | sort -n | sed -n 2p
+	}
 	bvt_sleeper_table() {
 		bad=0
-		echo "hogs period_us work_us fifo_p99 bound_us bvt_p99 eevdf_p99"
+		echo "hogs period_us work_us fifo_p99 bound_us bvt_p99 (runs) eevdf_p99"
 		for n in 1 2 8; do
 			fifo=$(sleeper_p99 -m fifo -n $n -P 2000 -k 1000)
 			[ -n "$fifo" ] || { echo "no SCHED_FIFO baseline for $n hogs"; return 1; }
@@ -318,19 +332,20 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 			for P in 1000 2000 5000 10000; do
 				k=1000; [ $P -ge 5000 ] && k=300
 				for w in 0 $((P / (2 * (n + 1)))); do
-					b=$(sleeper_p99 -m bvt -n $n -P $P -r $w -k $k)
+					runs=$(sleeper_p99_runs -m bvt -n $n -P $P -r $w -k $k)
+					b=$(median3 $runs)
 					e=$(sleeper_p99 -m other -n $n -P $P -r $w -k $k)
 					flag=
 					if [ -z "$b" ] || [ "$b" -gt "$bound" ]; then
 						flag=" <-- over the bound"; bad=1
 					fi
-					echo "$n $P $w $fifo $bound ${b:-none} ${e:-none}$flag"
+					echo "$n $P $w $fifo $bound ${b:-none} ($runs) ${e:-none}$flag"
 				done
 			done
 		done
 		return $bad
 	}
-	measure "bvt: an unwarped periodic sleeper (P 1, 2, 5, 10 ms; no work or half its share) beside 1, 2 and 8 hogs keeps p99 lateness within n*(2C+T) + SCHED_FIFO's p99" \
+	measure "bvt: an unwarped periodic sleeper (P 1, 2, 5, 10 ms; no work or half its share) beside 1, 2 and 8 hogs keeps p99 lateness (median of 3 runs) within n*(2C+T) + SCHED_FIFO's p99" \
 		bvt_sleeper_table
 
 	# The same sleeper (P 1 ms, a third of its share of work, 2 hogs)
