@@ -95,8 +95,8 @@
 
 /*
  * One level of BVT: a scheduler with its own threads and SVT. Protected,
- * as all of struct bvt_rq, by the runqueue's lock; @load and @nr_running
- * of struct bvt_rq are also read without it, by the balancer.
+ * as all of struct bvt_rq, by the runqueue's lock; the balancer also
+ * reads struct bvt_rq's @balance without it (struct ms_balance).
  */
 struct bvt_sched {
 	struct rb_root_cached	evt_tree;	/* runnable entities by E */
@@ -111,9 +111,7 @@ struct bvt_sched {
 struct bvt_rq {
 	struct bvt_sched	level[2];
 	struct sched_bvt_entity	be;		/* level 1 as an entity of level 0 */
-	unsigned int		nr_running;	/* tasks, both levels */
-	unsigned long		load;		/* their weights, for balancing */
-	struct ms_balance	balance;
+	struct ms_balance	balance;	/* tasks of both levels, their weights */
 	bool			skip_c;		/* next pick ignores C */
 	struct hrtimer		warp_timer;	/* ends a warped stretch at L */
 	struct task_struct	*warp_task;	/* the task warp_timer is armed for */
@@ -250,34 +248,21 @@ static int __init bvt_sysctl_init(void)
 late_initcall(bvt_sysctl_init);
 #endif /* CONFIG_SYSCTL */
 
-/* rq->curr, which is __rcu for lockless readers; we hold the rq lock. */
-static inline struct task_struct *bvt_rq_curr(struct rq *rq)
-{
-	return rcu_dereference_protected(rq->curr,
-					 lockdep_is_held(__rq_lockp(rq)));
-}
-
 static inline struct sched_bvt_entity *bvt_se(struct task_struct *p)
 {
-	return &p->ms.state.bvt;
+	return &p->ms.run.state.bvt;
 }
 
 static inline struct task_struct *bvt_task_of(struct sched_bvt_entity *se)
 {
 	WARN_ON_ONCE(se->group);
-	return container_of(se, struct task_struct, ms.state.bvt);
+	return container_of(se, struct task_struct, ms.run.state.bvt);
 }
 
 static inline struct bvt_sched *bvt_level(struct rq *rq,
 					  struct sched_bvt_entity *se)
 {
 	return &bvt_rq_of(rq)->level[se->level];
-}
-
-/* Wrap-safe comparison of virtual times. */
-static inline bool bvt_before(u64 a, u64 b)
-{
-	return (s64)(a - b) < 0;
 }
 
 static u32 bvt_weight(struct task_struct *p)
@@ -369,7 +354,7 @@ static s64 bvt_task_warp(struct task_struct *p)
 {
 	if (p->ms.warp <= 0 || (p->ms.flags & MS_FLAG_WARP_OFF))
 		return 0;
-	if ((p->ms.flags & MS_FLAG_WARP_SIGNAL) && !bvt_se(p)->sig_depth &&
+	if ((p->ms.flags & MS_FLAG_WARP_SIGNAL) && !p->ms.run.sig_depth &&
 	    !bvt_handler_pending(p))
 		return 0;
 	return p->ms.warp;
@@ -390,21 +375,21 @@ static u64 bvt_evt(struct sched_bvt_entity *se)
 
 static inline bool bvt_evt_less(struct rb_node *a, const struct rb_node *b)
 {
-	return bvt_before(rb_entry(a, struct sched_bvt_entity, evt_node)->evt,
-			  rb_entry(b, struct sched_bvt_entity, evt_node)->evt);
+	return ms_before(rb_entry(a, struct sched_bvt_entity, evt_node)->evt,
+			 rb_entry(b, struct sched_bvt_entity, evt_node)->evt);
 }
 
 /* Ties go to @a: a thread waking at SVT goes ahead of those already there. */
 static inline bool bvt_evt_less_eq(struct rb_node *a, const struct rb_node *b)
 {
-	return !bvt_before(rb_entry(b, struct sched_bvt_entity, evt_node)->evt,
-			   rb_entry(a, struct sched_bvt_entity, evt_node)->evt);
+	return !ms_before(rb_entry(b, struct sched_bvt_entity, evt_node)->evt,
+			  rb_entry(a, struct sched_bvt_entity, evt_node)->evt);
 }
 
 static inline bool bvt_avt_less(struct rb_node *a, const struct rb_node *b)
 {
-	return bvt_before(rb_entry(a, struct sched_bvt_entity, avt_node)->avt,
-			  rb_entry(b, struct sched_bvt_entity, avt_node)->avt);
+	return ms_before(rb_entry(a, struct sched_bvt_entity, avt_node)->avt,
+			 rb_entry(b, struct sched_bvt_entity, avt_node)->avt);
 }
 
 /*
@@ -455,7 +440,7 @@ static void bvt_update_svt(struct bvt_sched *bs)
 	if (!n)
 		return;
 	min_avt = rb_entry(n, struct sched_bvt_entity, avt_node)->avt;
-	if (bvt_before(bs->svt, min_avt))
+	if (ms_before(bs->svt, min_avt))
 		WRITE_ONCE(bs->svt, min_avt);
 }
 
@@ -494,7 +479,7 @@ static void bvt_set_warp(struct rq *rq, struct sched_bvt_entity *se,
 	if (!asks || se->limit_hit)
 		return;
 
-	warped = !bvt_before(rq_clock(rq), se->unwarp_until);
+	warped = !ms_before(rq_clock(rq), se->unwarp_until);
 	if (!warped && (woke || !asked)) {
 		se->nr_unwarp_hits++;
 		bvt_trace_warp(se, "U");
@@ -568,7 +553,7 @@ static void bvt_account(struct rq *rq, struct sched_bvt_entity *se,
  */
 static void __update_curr_bvt(struct rq *rq, bool stop, bool be_stop)
 {
-	struct task_struct *curr = bvt_rq_curr(rq);
+	struct task_struct *curr = ms_rq_curr(rq);
 	struct sched_bvt_entity *se = bvt_se(curr), *be = &bvt_rq_of(rq)->be;
 	s64 delta;
 
@@ -623,7 +608,7 @@ static void bvt_arm_warp_timer(struct rq *rq, struct task_struct *p)
 /* The running entity of @level: the thread, the aggregate, or NULL. */
 static struct sched_bvt_entity *bvt_curr_at(struct rq *rq, int level)
 {
-	struct task_struct *curr = bvt_rq_curr(rq);
+	struct task_struct *curr = ms_rq_curr(rq);
 	struct sched_bvt_entity *se = bvt_se(curr);
 
 	if (curr->sched_class != &bvt_sched_class || !se->on_rq)
@@ -657,7 +642,7 @@ static bool bvt_should_switch(struct sched_bvt_entity *curr,
 			      struct sched_bvt_entity *first)
 {
 	return first != curr &&
-	       !bvt_before(curr->evt, first->evt + bvt_c_vtime(curr));
+	       !ms_before(curr->evt, first->evt + bvt_c_vtime(curr));
 }
 
 /* Lowest E of a level, unless the running entity is still within C. */
@@ -701,7 +686,7 @@ static enum hrtimer_restart bvt_warp_timer(struct hrtimer *timer)
 
 	rq_lock(rq, &rf);
 	update_rq_clock(rq);
-	curr = bvt_rq_curr(rq);
+	curr = ms_rq_curr(rq);
 	if (curr == bvt_rq->warp_task &&
 	    curr->sched_class == &bvt_sched_class) {
 		bvt_rq->warp_task = NULL;
@@ -789,8 +774,7 @@ static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 	__bvt_insert(bs, se, flags & ENQUEUE_WAKEUP);
 	se->on_rq = 1;
 	bs->nr_running++;
-	WRITE_ONCE(bvt_rq->nr_running, bvt_rq->nr_running + 1);
-	WRITE_ONCE(bvt_rq->load, bvt_rq->load + se->weight);
+	ms_balance_account(&bvt_rq->balance, se->weight, 1);
 	add_nr_running(rq, 1);
 	bvt_update_svt(bs);
 	if (se->level == BVT_LEVEL_BE)
@@ -821,8 +805,7 @@ static bool dequeue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 	__bvt_erase(bs, se);
 	se->on_rq = 0;
 	bs->nr_running--;
-	WRITE_ONCE(bvt_rq->nr_running, bvt_rq->nr_running - 1);
-	WRITE_ONCE(bvt_rq->load, bvt_rq->load - se->weight);
+	ms_balance_account(&bvt_rq->balance, -(s64)se->weight, -1);
 	sub_nr_running(rq, 1);
 
 	if (flags & DEQUEUE_SLEEP)
@@ -837,13 +820,41 @@ static bool dequeue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 	return true;
 }
 
-#ifdef CONFIG_SMP
-static void bvt_trigger_push(struct rq *rq);
-static void bvt_queue_push(struct rq *rq);
-#else
-static inline void bvt_trigger_push(struct rq *rq) { }
-static inline void bvt_queue_push(struct rq *rq) { }
-#endif
+/*
+ * bvt_movable - the thread to move from @src to @dst
+ * @gap:	@src's BVT weight minus @dst's
+ *
+ * The heaviest queued, not running, thread that may run on @dst and
+ * weighs less than @gap, so that moving it narrows the gap; scans at most
+ * BVT_BALANCE_SCAN threads of each level, least urgent first.
+ */
+static struct task_struct *bvt_movable(struct rq *src, struct rq *dst, u64 gap)
+{
+	struct task_struct *best = NULL, *p;
+	struct sched_bvt_entity *se;
+	struct rb_node *n;
+	int level, scan;
+
+	for (level = BVT_LEVEL_RE; level <= BVT_LEVEL_BE; level++) {
+		n = rb_last(&bvt_rq_of(src)->level[level].evt_tree.rb_root);
+		for (scan = 0; n && scan < BVT_BALANCE_SCAN;
+		     n = rb_prev(n), scan++) {
+			se = rb_entry(n, struct sched_bvt_entity, evt_node);
+			if (se->group)
+				continue;
+			p = bvt_task_of(se);
+			if (!ms_can_move(src, dst, p))
+				continue;
+			if (se->weight < gap &&
+			    (!best || se->weight > bvt_se(best)->weight))
+				best = p;
+		}
+	}
+	return best;
+}
+
+/* Balancing by BVT weight, common with VTRR (multisched.c). */
+DEFINE_MS_BALANCER(bvt, bvt_rqs, bvt_weight, bvt_movable);
 
 static struct task_struct *pick_task_bvt(struct rq *rq)
 {
@@ -855,7 +866,7 @@ static struct task_struct *pick_task_bvt(struct rq *rq)
 	bvt_rq->skip_c = false;
 	if (p)
 		trace_bvt_pick(p, bvt_se(p)->evt, bvt_level(rq, bvt_se(p))->svt,
-			       p == bvt_rq_curr(rq) ? "stay" : "E");
+			       p == ms_rq_curr(rq) ? "stay" : "E");
 	return p;
 }
 
@@ -881,7 +892,7 @@ static void set_next_task_bvt(struct rq *rq, struct task_struct *p, bool first)
 	}
 	bvt_arm_warp_timer(rq, p);
 	if (first)
-		bvt_queue_push(rq);
+		ms_queue_push(&bvt_balancer, rq);
 }
 
 /*
@@ -905,7 +916,7 @@ static void task_tick_bvt(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_bvt(rq);
 	bvt_rewarp_curr(rq, p);
-	bvt_trigger_push(rq);
+	ms_trigger_push(&bvt_balancer, rq);
 }
 
 /* The level at which @a and @b compete: themselves, or their aggregate. */
@@ -922,7 +933,7 @@ static void bvt_common_level(struct rq *rq, struct sched_bvt_entity **a,
 
 static void wakeup_preempt_bvt(struct rq *rq, struct task_struct *p, int flags)
 {
-	struct task_struct *curr = bvt_rq_curr(rq);
+	struct task_struct *curr = ms_rq_curr(rq);
 	struct sched_bvt_entity *a = bvt_se(p), *b = bvt_se(curr);
 
 	update_curr_bvt(rq);
@@ -935,7 +946,7 @@ static void wakeup_preempt_bvt(struct rq *rq, struct task_struct *p, int flags)
 	 * least its own; a lighter running thread keeps the CPU to the tick.
 	 */
 	bvt_common_level(rq, &a, &b);
-	if (a != b && (a->warped ? bvt_before(a->evt, b->evt) :
+	if (a != b && (a->warped ? ms_before(a->evt, b->evt) :
 				   bvt_should_switch(b, a))) {
 		bvt_rq_of(rq)->skip_c = true;
 		resched_curr(rq);
@@ -958,6 +969,7 @@ static void task_fork_bvt(struct task_struct *p)
 	int level = bvt_task_level(p);
 	u64 svt;
 
+	ms_own_state(p, SCHED_BVT);
 	se->level = level;
 	se->lag = 0;
 	se->weight = bvt_weight(p);
@@ -980,7 +992,9 @@ static void switching_to_bvt(struct rq *rq, struct task_struct *p)
 	/*
 	 * A running task is charged before its first enqueue in BVT
 	 * (__sched_setscheduler() puts it back with set_next_task()).
+	 * Its lag is its own only if the state is BVT's.
 	 */
+	ms_own_state(p, SCHED_BVT);
 	se->weight = bvt_weight(p);
 	se->slept_at = jiffies;
 	se->level = bvt_task_level(p);
@@ -1001,13 +1015,7 @@ static void switched_from_bvt(struct rq *rq, struct task_struct *p)
 	if (!task_on_rq_queued(p) &&
 	    time_after(jiffies, se->slept_at + BVT_STALE_SLEEP))
 		se->lag = 0;
-	se->sig_depth = 0;
-}
-
-static void switched_to_bvt(struct rq *rq, struct task_struct *p)
-{
-	if (task_on_rq_queued(p) && bvt_rq_curr(rq) != p)
-		wakeup_preempt(rq, p, 0);
+	p->ms.run.sig_depth = 0;
 }
 
 static void prio_changed_bvt(struct rq *rq, struct task_struct *p, int oldprio)
@@ -1027,10 +1035,10 @@ static void bvt_signal_handler(struct task_struct *p, bool enter)
 	struct rq *rq;
 
 	rq = task_rq_lock(p, &rf);
-	if (enter && se->sig_depth < U8_MAX)
-		se->sig_depth++;
-	else if (!enter && se->sig_depth)
-		se->sig_depth--;
+	if (enter && p->ms.run.sig_depth < U8_MAX)
+		p->ms.run.sig_depth++;
+	else if (!enter && p->ms.run.sig_depth)
+		p->ms.run.sig_depth--;
 	if (p->sched_class == &bvt_sched_class && se->on_rq) {
 		update_rq_clock(rq);
 		update_curr_bvt(rq);
@@ -1068,97 +1076,6 @@ static void migrate_task_rq_bvt(struct task_struct *p, int new_cpu)
 	se->migrated = 1;
 }
 
-/*
- * bvt_movable - the thread to move from @src to @dst
- * @gap:	@src's BVT weight minus @dst's
- *
- * The heaviest queued, not running, thread that may run on @dst and
- * weighs less than @gap, so that moving it narrows the gap; scans at most
- * BVT_BALANCE_SCAN threads of each level, least urgent first.
- */
-static struct task_struct *bvt_movable(struct rq *src, struct rq *dst, u64 gap)
-{
-	struct task_struct *best = NULL, *p;
-	struct sched_bvt_entity *se;
-	struct rb_node *n;
-	int level, scan;
-
-	for (level = BVT_LEVEL_RE; level <= BVT_LEVEL_BE; level++) {
-		n = rb_last(&bvt_rq_of(src)->level[level].evt_tree.rb_root);
-		for (scan = 0; n && scan < BVT_BALANCE_SCAN;
-		     n = rb_prev(n), scan++) {
-			se = rb_entry(n, struct sched_bvt_entity, evt_node);
-			if (se->group)
-				continue;
-			p = bvt_task_of(se);
-			if (!ms_can_move(src, dst, p))
-				continue;
-			if (se->weight < gap &&
-			    (!best || se->weight > bvt_se(best)->weight))
-				best = p;
-		}
-	}
-	return best;
-}
-
-static u64 bvt_load(struct rq *rq)
-{
-	return READ_ONCE(bvt_rq_of(rq)->load);
-}
-
-static unsigned int bvt_nr_running(struct rq *rq)
-{
-	return READ_ONCE(bvt_rq_of(rq)->nr_running);
-}
-
-static struct ms_balance *bvt_balance_state(struct rq *rq)
-{
-	return &bvt_rq_of(rq)->balance;
-}
-
-static DEFINE_PER_CPU(struct balance_callback, bvt_push_head);
-static void bvt_push(struct rq *rq);
-
-/* Balancing by BVT weight, common with VTRR (multisched.c). */
-static const struct ms_balancer bvt_balancer = {
-	.class		= &bvt_sched_class,
-	.load		= bvt_load,
-	.nr_running	= bvt_nr_running,
-	.state		= bvt_balance_state,
-	.movable	= bvt_movable,
-	.push_head	= &bvt_push_head,
-	.push		= bvt_push,
-};
-
-static void bvt_push(struct rq *rq)
-{
-	ms_push(&bvt_balancer, rq);
-}
-
-static void bvt_trigger_push(struct rq *rq)
-{
-	ms_trigger_push(&bvt_balancer, rq);
-}
-
-static void bvt_queue_push(struct rq *rq)
-{
-	ms_queue_push(&bvt_balancer, rq);
-}
-
-/*
- * Place a waking or new thread: it stays on its CPU unless another
- * allowed one has less BVT weight by at least its own.
- */
-static int select_task_rq_bvt(struct task_struct *p, int cpu, int flags)
-{
-	return ms_select_task_rq(&bvt_balancer, p, cpu, flags, bvt_weight(p));
-}
-
-static int balance_bvt(struct rq *rq, struct task_struct *prev,
-		       struct rq_flags *rf)
-{
-	return ms_balance(&bvt_balancer, rq, prev, rf);
-}
 #endif /* CONFIG_SMP */
 
 static void bvt_init_rq(struct rq *rq, int cpu)
@@ -1196,7 +1113,7 @@ DEFINE_SCHED_CLASS(bvt) = {
 	.task_fork		= task_fork_bvt,
 	.switching_to		= switching_to_bvt,
 	.switched_from		= switched_from_bvt,
-	.switched_to		= switched_to_bvt,
+	.switched_to		= ms_switched_to,
 	.prio_changed		= prio_changed_bvt,
 	.get_rr_interval	= get_rr_interval_bvt,
 	.update_curr		= update_curr_bvt,

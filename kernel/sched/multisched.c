@@ -252,7 +252,7 @@ void ms_setparams(struct task_struct *p, int policy,
 	struct sched_ms_entity *ms = &p->ms;
 
 	if (!ms_policy(policy) || !attr) {
-		memset(ms, 0, offsetof(struct sched_ms_entity, state));
+		memset(ms, 0, offsetof(struct sched_ms_entity, run));
 		return;
 	}
 
@@ -331,7 +331,7 @@ void ms_fork(struct task_struct *p)
 	if (!ms_policy(p->policy))
 		ms_setparams(p, p->policy, NULL);
 	/* The parent's run-time state is its own; task_fork() seeds it. */
-	memset(&p->ms.state, 0, sizeof(p->ms.state));
+	memset(&p->ms.run, 0, sizeof(p->ms.run));
 }
 
 /*
@@ -345,8 +345,12 @@ static void ms_refork_class(struct task_struct *p)
 	struct rq *rq;
 
 	rq = task_rq_lock(p, &rf);
-	if (!rt_or_dl_task(p))
+	if (!rt_or_dl_task(p)) {
 		p->sched_class = __setscheduler_class(p->policy, p->prio);
+		/* the class state is the old class's: seed the new one's */
+		if (p->sched_class->task_fork)
+			p->sched_class->task_fork(p);
+	}
 	task_rq_unlock(rq, p, &rf);
 }
 
@@ -471,6 +475,96 @@ static int __init ms_normal_setup(char *str)
 }
 __setup("sched_normal_class=", ms_normal_setup);
 
+/*
+ * Shared bandwidth accounting, for the classes that admit reservations
+ * (BEBS periodic tasks, RBS reservations). They admit per CPU, against
+ * the limit SCHED_DEADLINE and RT throttling use, sched_rt_runtime_us
+ * over sched_rt_period_us of each CPU, counting what SCHED_DEADLINE has
+ * admitted there: DL admits per root domain, so its share of a CPU is the
+ * root domain's admitted bandwidth (total_bw) over the root domain's
+ * active CPUs. Bandwidths are in DL's fixed point, BW_UNIT the whole CPU.
+ *
+ * SCHED_DEADLINE does not see these reservations: a class that admits
+ * them must also have DL's admission count them before it lands.
+ */
+#define MS_PPM		1000000ULL
+
+/* "cpuN used_ppm total_ppm\n" at most */
+#define MS_BW_LINE	(3 + 10 + 2 * (1 + 20) + 1)
+
+/* @bw in parts per million of the CPU, rounded up: never shows room that is not there */
+static u64 ms_bw_to_ppm(u64 bw)
+{
+	return DIV_ROUND_UP_ULL(bw * MS_PPM, BW_UNIT);
+}
+
+/* Does @asked fit on a CPU where @used of @limit is admitted? */
+static bool ms_bw_fits(u64 used, u64 asked, u64 limit)
+{
+	return asked <= limit && used <= limit - asked;
+}
+
+struct ms_bw {
+	raw_spinlock_t	lock;		/* serialises admissions on the CPU */
+	u64		used;		/* admitted by the classes, under @lock */
+};
+
+static DEFINE_PER_CPU(struct ms_bw, ms_bw);
+
+u64 ms_bw_limit(void)
+{
+	if (global_rt_runtime() == RUNTIME_INF)
+		return BW_UNIT;
+	return to_ratio(global_rt_period(), global_rt_runtime());
+}
+
+/* SCHED_DEADLINE's admitted bandwidth on @cpu: its share of the root domain's. */
+static u64 ms_bw_dl(int cpu)
+{
+	struct root_domain *rd;
+	unsigned long flags;
+	unsigned int cpus;
+	u64 bw;
+
+	rcu_read_lock_sched();
+	rd = cpu_rq(cpu)->rd;
+	cpus = cpumask_weight_and(rd->span, cpu_active_mask);
+	raw_spin_lock_irqsave(&rd->dl_bw.lock, flags);
+	bw = rd->dl_bw.total_bw;
+	raw_spin_unlock_irqrestore(&rd->dl_bw.lock, flags);
+	rcu_read_unlock_sched();
+	return cpus ? div_u64(bw, cpus) : bw;
+}
+
+/* What is admitted on @cpu: SCHED_DEADLINE's share and the classes'. */
+u64 ms_bw_used(int cpu)
+{
+	return ms_bw_dl(cpu) + READ_ONCE(per_cpu(ms_bw, cpu).used);
+}
+
+/**
+ * ms_bw_admit - change a reservation on @cpu from @old_bw to @new_bw
+ * @cpu:	the CPU the reservation is on
+ * @old_bw:	what it held there, 0 for a new one
+ * @new_bw:	what it asks for, 0 to release it
+ *
+ * Return: 0, or -EBUSY when the CPU's admitted bandwidth would exceed the
+ * limit (ms_bw_fits()); a reservation can always shrink or go.
+ */
+int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw)
+{
+	struct ms_bw *b = per_cpu_ptr(&ms_bw, cpu);
+
+	guard(raw_spinlock_irqsave)(&b->lock);
+	if (WARN_ON_ONCE(old_bw > b->used))
+		old_bw = b->used;
+	if (new_bw > old_bw &&
+	    !ms_bw_fits(ms_bw_dl(cpu) + b->used - old_bw, new_bw, ms_bw_limit()))
+		return -EBUSY;
+	WRITE_ONCE(b->used, b->used - old_bw + new_bw);
+	return 0;
+}
+
 #ifdef CONFIG_SYSCTL
 #define MS_NAME_LEN	16
 
@@ -513,6 +607,36 @@ static int ms_sysctl_classes(const struct ctl_table *table, int write,
 	return proc_dostring(&t, write, buffer, lenp, ppos);
 }
 
+/*
+ * /proc/sys/kernel/sched_ms_bandwidth: "cpuN used_ppm total_ppm" for each
+ * possible CPU, the bandwidth admitted there and the limit, in parts per
+ * million of the CPU; what schedctl explains an EBUSY with.
+ */
+static int ms_sysctl_bandwidth(const struct ctl_table *table, int write,
+			       void *buffer, size_t *lenp, loff_t *ppos)
+{
+	size_t size = (size_t)nr_cpu_ids * MS_BW_LINE + 1, len = 0;
+	struct ctl_table t = { .maxlen = size };
+	u64 limit = ms_bw_to_ppm(ms_bw_limit());
+	char *text;
+	int cpu, ret;
+
+	text = kmalloc(size, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	text[0] = '\0';
+	for_each_possible_cpu(cpu)
+		len += scnprintf(text + len, size - len, "cpu%d %llu %llu\n", cpu,
+				 ms_bw_to_ppm(ms_bw_used(cpu)), limit);
+	/* proc_dostring() ends the text with a newline of its own */
+	if (len)
+		text[len - 1] = '\0';
+	t.data = text;
+	ret = proc_dostring(&t, write, buffer, lenp, ppos);
+	kfree(text);
+	return ret;
+}
+
 static struct ctl_table ms_sysctls[] = {
 	{
 		.procname	= "sched_normal_class",
@@ -523,6 +647,11 @@ static struct ctl_table ms_sysctls[] = {
 		.procname	= "sched_ms_classes",
 		.mode		= 0444,
 		.proc_handler	= ms_sysctl_classes,
+	},
+	{
+		.procname	= "sched_ms_bandwidth",
+		.mode		= 0444,
+		.proc_handler	= ms_sysctl_bandwidth,
 	},
 };
 
@@ -601,6 +730,22 @@ bool ms_can_move(struct rq *src, struct rq *dst, struct task_struct *p)
 	       cpumask_test_cpu(cpu_of(dst), p->cpus_ptr);
 }
 
+static struct ms_balance *ms_bal(const struct ms_balancer *b, struct rq *rq)
+{
+	return per_cpu_ptr(b->rqs, cpu_of(rq));
+}
+
+/* Read without @rq's lock for any CPU but the caller's. */
+static u64 ms_load(const struct ms_balancer *b, struct rq *rq)
+{
+	return READ_ONCE(ms_bal(b, rq)->load);
+}
+
+static unsigned int ms_nr_running(const struct ms_balancer *b, struct rq *rq)
+{
+	return READ_ONCE(ms_bal(b, rq)->nr_running);
+}
+
 int ms_select_task_rq(const struct ms_balancer *b, struct task_struct *p,
 		      int cpu, int flags, u64 weight)
 {
@@ -610,12 +755,12 @@ int ms_select_task_rq(const struct ms_balancer *b, struct task_struct *p,
 	if (p->nr_cpus_allowed == 1 || !(flags & (WF_TTWU | WF_FORK)))
 		return cpu;
 
-	best_load = b->load(cpu_rq(cpu));
+	best_load = ms_load(b, cpu_rq(cpu));
 	if (best_load < weight)
 		return cpu;
 	best_load -= weight;
 	for_each_cpu_and(i, p->cpus_ptr, cpu_active_mask) {
-		load = b->load(cpu_rq(i));
+		load = ms_load(b, cpu_rq(i));
 		if (load <= best_load) {
 			best_load = load;
 			best = i;
@@ -628,10 +773,10 @@ int ms_select_task_rq(const struct ms_balancer *b, struct task_struct *p,
 static bool ms_move_one(const struct ms_balancer *b, struct rq *src,
 			struct rq *dst)
 {
-	u64 src_load = b->load(src), dst_load = b->load(dst);
+	u64 src_load = ms_load(b, src), dst_load = ms_load(b, dst);
 	struct task_struct *p;
 
-	if (b->nr_running(src) < 2 || src_load <= dst_load)
+	if (ms_nr_running(b, src) < 2 || src_load <= dst_load)
 		return false;
 	p = b->movable(src, dst, src_load - dst_load);
 	if (!p)
@@ -653,7 +798,7 @@ static struct rq *ms_lightest(const struct ms_balancer *b, struct rq *rq)
 	for_each_cpu(cpu, cpu_active_mask) {
 		if (cpu == cpu_of(rq))
 			continue;
-		load = b->load(cpu_rq(cpu));
+		load = ms_load(b, cpu_rq(cpu));
 		if (load < best_load) {
 			best_load = load;
 			best = cpu_rq(cpu);
@@ -670,9 +815,9 @@ static struct rq *ms_heaviest(const struct ms_balancer *b, struct rq *rq)
 	int cpu;
 
 	for_each_cpu(cpu, cpu_active_mask) {
-		if (cpu == cpu_of(rq) || b->nr_running(cpu_rq(cpu)) < 2)
+		if (cpu == cpu_of(rq) || ms_nr_running(b, cpu_rq(cpu)) < 2)
 			continue;
-		load = b->load(cpu_rq(cpu));
+		load = ms_load(b, cpu_rq(cpu));
 		if (load > best_load) {
 			best_load = load;
 			best = cpu_rq(cpu);
@@ -704,18 +849,18 @@ void ms_push(const struct ms_balancer *b, struct rq *rq)
  */
 void ms_trigger_push(const struct ms_balancer *b, struct rq *rq)
 {
-	struct ms_balance *bal = b->state(rq);
-	u64 load = b->load(rq), dst_load;
+	struct ms_balance *bal = ms_bal(b, rq);
+	u64 load = ms_load(b, rq), dst_load;
 	struct rq *dst;
 
-	if (b->nr_running(rq) < 2 || time_before(jiffies, bal->next_balance))
+	if (ms_nr_running(b, rq) < 2 || time_before(jiffies, bal->next_balance))
 		return;
 	bal->next_balance = jiffies + msecs_to_jiffies(MS_BALANCE_MS);
 
 	dst = ms_lightest(b, rq);
 	if (!dst)
 		return;
-	dst_load = b->load(dst);
+	dst_load = ms_load(b, dst);
 	if (dst_load >= load || !b->movable(rq, dst, load - dst_load))
 		return;
 	bal->push = true;
@@ -743,7 +888,7 @@ static void ms_pull(const struct ms_balancer *b, struct rq *rq)
  */
 void ms_queue_push(const struct ms_balancer *b, struct rq *rq)
 {
-	struct ms_balance *bal = b->state(rq);
+	struct ms_balance *bal = ms_bal(b, rq);
 
 	if (!bal->push)
 		return;
@@ -756,21 +901,32 @@ void ms_queue_push(const struct ms_balancer *b, struct rq *rq)
 int ms_balance(const struct ms_balancer *b, struct rq *rq,
 	       struct task_struct *prev, struct rq_flags *rf)
 {
-	if (!b->nr_running(rq) && cpu_active(cpu_of(rq)) &&
+	if (!ms_nr_running(b, rq) && cpu_active(cpu_of(rq)) &&
 	    prev->sched_class == b->class) {
 		rq_unpin_lock(rq, rf);
 		ms_pull(b, rq);
 		rq_repin_lock(rq, rf);
 	}
-	return b->nr_running(rq) > 0;
+	return ms_nr_running(b, rq) > 0;
 }
 #endif /* CONFIG_SMP */
+
+/*
+ * A class's ->switched_to(): a task that joined it queued, and is not
+ * the one running, may preempt what runs by the class's own test.
+ */
+void ms_switched_to(struct rq *rq, struct task_struct *p)
+{
+	if (task_on_rq_queued(p) && ms_rq_curr(rq) != p)
+		wakeup_preempt(rq, p, 0);
+}
 
 /* From sched_init(), for each possible CPU, before cpu_of(@rq) is set. */
 void init_ms_rq(struct rq *rq, int cpu)
 {
 	int i;
 
+	raw_spin_lock_init(&per_cpu(ms_bw, cpu).lock);
 	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
 		ms_classes[i]->init_rq(rq, cpu);
 }

@@ -34,29 +34,47 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
 
 #ifdef CONFIG_SCHED_MULTISCHED
 
-/* Per-runqueue balancing state of a class that uses struct ms_balancer. */
+/*
+ * struct ms_balance - a class's balancing state on one runqueue
+ * @load:	the sum of the weights of its tasks there (BVT weights, VTRR
+ *		shares)
+ * @nr_running:	the number of its tasks there
+ * @push:	the next pick of a task of the class queues a push
+ * @next_balance: jiffies before which its tick does not look for a push
+ *
+ * Protected by the runqueue's lock. Other CPUs read @load and @nr_running
+ * without it (placement, pulls), so they change only through
+ * ms_balance_account().
+ */
 struct ms_balance {
-	unsigned long		next_balance;	/* jiffies */
-	bool			push;		/* the next pick of the class queues a push */
+	u64		load;
+	unsigned int	nr_running;
+	bool		push;
+	unsigned long	next_balance;
 };
+
+static inline void ms_balance_account(struct ms_balance *bal, s64 load,
+				      int nr)
+{
+	WRITE_ONCE(bal->load, bal->load + load);
+	WRITE_ONCE(bal->nr_running, bal->nr_running + nr);
+}
 
 /*
  * struct ms_balancer - how a proportional-share class is balanced
  * @class:	the class
- * @load:	the sum of the weights of its tasks on a runqueue; read
- *		without that runqueue's lock, so written with WRITE_ONCE()
- * @nr_running:	the number of its tasks there, read and written the same way
- * @state:	the runqueue's struct ms_balance of the class
+ * @rqs:	its per-CPU struct ms_balance
  * @movable:	the heaviest task of @src, among those it scans, that
  *		ms_can_move() to @dst and weighs less than @gap; or NULL
  * @push_head:	per-CPU balance_callback for @push
  * @push:	the balance callback; calls ms_push()
+ *
+ * DEFINE_MS_BALANCER() defines one with the class's ->select_task_rq()
+ * and ->balance().
  */
 struct ms_balancer {
-	const struct sched_class *class;
-	u64 (*load)(struct rq *rq);
-	unsigned int (*nr_running)(struct rq *rq);
-	struct ms_balance *(*state)(struct rq *rq);
+	const struct sched_class	*class;
+	struct ms_balance __percpu	*rqs;
 	struct task_struct *(*movable)(struct rq *src, struct rq *dst, u64 gap);
 	struct balance_callback __percpu *push_head;
 	void (*push)(struct rq *rq);
@@ -70,6 +88,80 @@ void ms_trigger_push(const struct ms_balancer *b, struct rq *rq);
 void ms_queue_push(const struct ms_balancer *b, struct rq *rq);
 int ms_balance(const struct ms_balancer *b, struct rq *rq,
 	       struct task_struct *prev, struct rq_flags *rf);
+
+/*
+ * DEFINE_MS_BALANCER - the balancer @name##_balancer of class @name
+ * @rqs_var:	the class's per-CPU state, with a struct ms_balance balance
+ * @weight:	what a task of the class weighs, from its task_struct
+ * @movable_fn:	the class's ->movable() scan
+ *
+ * Also defines the class's push callback and its select_task_rq_@name()
+ * and balance_@name() for DEFINE_SCHED_CLASS(@name).
+ */
+#define DEFINE_MS_BALANCER(name, rqs_var, weight, movable_fn)		\
+static const struct ms_balancer name##_balancer;			\
+static DEFINE_PER_CPU(struct balance_callback, name##_push_head);	\
+static void name##_push(struct rq *rq)					\
+{									\
+	ms_push(&name##_balancer, rq);					\
+}									\
+static int select_task_rq_##name(struct task_struct *p, int cpu,	\
+				 int flags)				\
+{									\
+	return ms_select_task_rq(&name##_balancer, p, cpu, flags,	\
+				 weight(p));				\
+}									\
+static int balance_##name(struct rq *rq, struct task_struct *prev,	\
+			  struct rq_flags *rf)				\
+{									\
+	return ms_balance(&name##_balancer, rq, prev, rf);		\
+}									\
+static const struct ms_balancer name##_balancer = {			\
+	.class		= &name##_sched_class,				\
+	.rqs		= &(rqs_var).balance,				\
+	.movable	= movable_fn,					\
+	.push_head	= &name##_push_head,				\
+	.push		= name##_push,					\
+}
+
+/*
+ * rq->curr, which is __rcu for lockless readers, for a class that holds
+ * the rq lock. A macro: struct rq is not yet defined where sched.h
+ * includes this file.
+ */
+#define ms_rq_curr(rq) ({						\
+	struct rq *__rq = (rq);						\
+									\
+	rcu_dereference_protected(__rq->curr,				\
+				  lockdep_is_held(__rq_lockp(__rq)));	\
+})
+
+/* Wrap-safe comparison of virtual times. */
+static inline bool ms_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+void ms_switched_to(struct rq *rq, struct task_struct *p);
+
+/*
+ * ms_own_state - make @p's class state (the union) that of the class of
+ * @policy
+ *
+ * For a class about to use the state of a task that joins it, from its
+ * ->switching_to() (under the rq lock) and ->task_fork() (before the task
+ * can run). If the union held another class's state, or none, it is
+ * cleared and false returned; true if it is still this class's state from
+ * an earlier stay, as after a priority-inheritance boost.
+ */
+static inline bool ms_own_state(struct task_struct *p, int policy)
+{
+	if (p->ms.run.state_policy == policy)
+		return true;
+	memset(&p->ms.run.state, 0, sizeof(p->ms.run.state));
+	p->ms.run.state_policy = policy;
+	return false;
+}
 
 /**
  * struct ms_class - what the common layer needs of a multisched class
@@ -130,6 +222,9 @@ extern const struct ms_class ms_vtrr_class;
 #endif
 
 bool ms_period_valid(u64 runtime, u64 period);
+u64 ms_bw_limit(void);
+u64 ms_bw_used(int cpu);
+int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw);
 void ms_proc_u64(struct seq_file *m, const char *name, u64 v);
 void ms_proc_s64(struct seq_file *m, const char *name, s64 v);
 

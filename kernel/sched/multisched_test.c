@@ -164,19 +164,71 @@ static void ms_test_nice_weight(struct kunit *test)
 
 /*
  * What the classes cost the structures every task and CPU carry, printed
- * for sched-multisched.rst; the class state is last, so that clearing it
- * on fork clears nothing else.
+ * for sched-multisched.rst. The run-time state is last, so that clearing
+ * it on fork clears nothing else, and the class state is a union: it is
+ * no larger than the largest class's.
  */
 static void ms_test_sizes(struct kunit *test)
 {
-	kunit_info(test, "sizeof: task_struct %zu, sched_ms_entity %zu (parameters %zu, class state %zu), rq %zu\n",
+	size_t largest = 0;
+
+#ifdef CONFIG_SCHED_BVT
+	largest = max(largest, sizeof(struct sched_bvt_entity));
+#endif
+#ifdef CONFIG_SCHED_VTRR
+	largest = max(largest, sizeof(struct sched_vtrr_entity));
+#endif
+	kunit_info(test, "sizeof: task_struct %zu, sched_ms_entity %zu (parameters %zu, run-time state %zu, class state union %zu), rq %zu\n",
 		   sizeof(struct task_struct), sizeof(struct sched_ms_entity),
-		   offsetof(struct sched_ms_entity, state),
-		   sizeof_field(struct sched_ms_entity, state),
+		   offsetof(struct sched_ms_entity, run),
+		   sizeof_field(struct sched_ms_entity, run),
+		   sizeof_field(struct sched_ms_run, state),
 		   sizeof(struct rq));
 	KUNIT_EXPECT_EQ(test, sizeof(struct sched_ms_entity),
-			offsetof(struct sched_ms_entity, state) +
-			sizeof_field(struct sched_ms_entity, state));
+			offsetof(struct sched_ms_entity, run) +
+			sizeof_field(struct sched_ms_entity, run));
+	KUNIT_EXPECT_EQ(test, sizeof_field(struct sched_ms_run, state),
+			largest);
+}
+
+/* The shared bandwidth accounting: the admission test and its units. */
+static void ms_test_bw_fits(struct kunit *test)
+{
+	u64 limit = to_ratio(NSEC_PER_SEC, 950 * NSEC_PER_MSEC);
+
+	KUNIT_EXPECT_EQ(test, ms_bw_to_ppm(BW_UNIT), 1000000ULL);
+	KUNIT_EXPECT_EQ(test, ms_bw_to_ppm(0), 0ULL);
+	/* 95% in DL's fixed point is 996147.2 / 2^20: shown as 950000 */
+	KUNIT_EXPECT_EQ(test, ms_bw_to_ppm(limit), 950000ULL);
+	KUNIT_EXPECT_TRUE(test, ms_bw_fits(0, limit, limit));
+	KUNIT_EXPECT_FALSE(test, ms_bw_fits(1, limit, limit));
+	KUNIT_EXPECT_TRUE(test, ms_bw_fits(limit / 2, limit / 2, limit));
+	KUNIT_EXPECT_FALSE(test, ms_bw_fits(limit / 2, limit / 2 + 2, limit));
+	/* no wrap-around: neither a huge request nor a full CPU fits */
+	KUNIT_EXPECT_FALSE(test, ms_bw_fits(0, U64_MAX, limit));
+	KUNIT_EXPECT_FALSE(test, ms_bw_fits(U64_MAX, 1, limit));
+}
+
+/*
+ * ms_bw_admit() on a real CPU: what it admits shows in ms_bw_used(), it
+ * refuses what would pass the limit, and a release gives the room back.
+ */
+static void ms_test_bw_admit(struct kunit *test)
+{
+	int cpu = raw_smp_processor_id();
+	u64 limit = ms_bw_limit(), before = ms_bw_used(cpu);
+	u64 tenth = BW_UNIT / 10;
+
+	KUNIT_ASSERT_LE(test, before + tenth, limit);
+	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, 0, tenth), 0);
+	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), before + tenth);
+	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, tenth, limit - before + 1),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), before + tenth);
+	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, tenth, limit - before), 0);
+	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), limit);
+	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, limit - before, 0), 0);
+	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), before);
 }
 
 static struct kunit_case ms_test_cases[] = {
@@ -189,6 +241,8 @@ static struct kunit_case ms_test_cases[] = {
 	KUNIT_CASE(ms_test_unknown_policy),
 	KUNIT_CASE(ms_test_class_table),
 	KUNIT_CASE(ms_test_nice_weight),
+	KUNIT_CASE(ms_test_bw_fits),
+	KUNIT_CASE(ms_test_bw_admit),
 	{}
 };
 

@@ -89,8 +89,9 @@ enum vtrr_why {
 };
 
 /*
- * A CPU's VTRR run queue, protected by the runqueue's lock; @total_shares
- * and @nr_running are also read without it, by the balancer.
+ * A CPU's VTRR run queue, protected by the runqueue's lock. Its number of
+ * clients and their total shares are @balance.nr_running and
+ * @balance.load, which the balancer also reads without the lock.
  */
 struct vtrr_rq {
 	struct list_head	queue;		/* runnable clients, largest share first */
@@ -98,16 +99,14 @@ struct vtrr_rq {
 	struct sched_vtrr_entity *curr;		/* the current client */
 	struct sched_vtrr_entity *next;		/* the next one the scan looks at, NULL = head */
 	u64			qvt;		/* queue virtual time */
-	u64			total_shares;	/* sum of S */
 	u64			counter_sum;	/* sum of the time counters */
 	u64			cycle;		/* scheduling cycle, counts from 1 */
 	u64			last_id;	/* last id handed out */
 	u64			quantum;	/* Q in ns, read from the sysctl per decision */
 	u64			nr_resets;	/* scheduling cycles ended */
 	u32			last_counter;	/* the current client's counter */
-	unsigned int		nr_running;
 	bool			quantum_done;	/* the current client is done for now */
-	struct ms_balance	balance;
+	struct ms_balance	balance;	/* N and the sum of S (load) */
 	struct sched_vtrr_entity *ids[VTRR_ID_SLOTS];	/* queued clients by id */
 };
 
@@ -150,12 +149,6 @@ late_initcall(vtrr_sysctl_init);
  * vtrr_rq and its clients alone, with no task or rq behind them, so that
  * the KUnit simulation (multisched_test.c) runs exactly this code.
  */
-
-/* Wrap-safe comparison of virtual times. */
-static inline bool vtrr_before(u64 a, u64 b)
-{
-	return (s64)(a - b) < 0;
-}
 
 /* Virtual time of @delta ns at @shares: delta / shares, scaled. */
 static inline u64 vtrr_vt(u64 delta, u64 shares)
@@ -360,7 +353,7 @@ static u32 vtrr_clamp_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 static u32 vtrr_join_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 			     bool same_cycle)
 {
-	u64 c = div64_u64((u64)se->share * vrq->counter_sum, vrq->total_shares);
+	u64 c = div64_u64((u64)se->share * vrq->counter_sum, vrq->balance.load);
 
 	if (same_cycle)
 		c = min_t(u64, c, se->counter);
@@ -396,7 +389,7 @@ static void __vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 	restore = restore && back && same_cycle && se->id;
 	vtrr_link(vrq, se, prev);
 
-	if (!vrq->nr_running) {
+	if (!vrq->balance.nr_running) {
 		/* the first client starts a cycle of its own */
 		vrq->cycle++;
 		c = se->share;
@@ -409,7 +402,7 @@ static void __vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 
 	/* equation 7 for a new client, 8 for one that ran before */
 	vft = vrq->qvt + vtrr_vt(vrq->quantum, se->share);
-	if (!restore && (se->fresh || vtrr_before(se->vft, vft)))
+	if (!restore && (se->fresh || ms_before(se->vft, vft)))
 		se->vft = vft;
 	se->fresh = 0;
 	se->hinted = 0;
@@ -427,8 +420,7 @@ static void __vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 	se->scan_next = 0;
 	vrq->ids[vtrr_slot(se->id)] = se;
 	se->on_rq = 1;
-	WRITE_ONCE(vrq->nr_running, vrq->nr_running + 1);
-	WRITE_ONCE(vrq->total_shares, vrq->total_shares + se->share);
+	ms_balance_account(&vrq->balance, se->share, 1);
 	vrq->counter_sum += c;
 }
 
@@ -471,8 +463,7 @@ static void vtrr_remove(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 		vrq->curr = NULL;
 
 	se->on_rq = 0;
-	WRITE_ONCE(vrq->nr_running, vrq->nr_running - 1);
-	WRITE_ONCE(vrq->total_shares, vrq->total_shares - se->share);
+	ms_balance_account(&vrq->balance, -(s64)se->share, -1);
 	vrq->counter_sum -= c;
 }
 
@@ -488,7 +479,7 @@ static void vtrr_set_curr(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 /* Equation 6: VFT - QVT(t + Q) < Q/S. */
 static bool vtrr_vft_ok(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 {
-	u64 qvt_next = vrq->qvt + vtrr_vt(vrq->quantum, vrq->total_shares);
+	u64 qvt_next = vrq->qvt + vtrr_vt(vrq->quantum, vrq->balance.load);
 
 	return (s64)(se->vft - qvt_next) <
 	       (s64)vtrr_vt(vrq->quantum, se->share);
@@ -523,7 +514,7 @@ static struct sched_vtrr_entity *vtrr_decide(struct vtrr_rq *vrq, enum vtrr_why 
 		if (!vtrr_counter(vrq, se)) {
 			/* the largest counter is zero: the cycle is over */
 			vrq->cycle++;
-			vrq->counter_sum = vrq->total_shares;
+			vrq->counter_sum = vrq->balance.load;
 			vrq->nr_resets++;
 			*why = VTRR_RESET;
 		}
@@ -549,8 +540,8 @@ static bool vtrr_charge(struct vtrr_rq *vrq, struct sched_vtrr_entity *se, u64 d
 	u32 c;
 
 	se->vft += vtrr_vt(delta, se->share);
-	if (vrq->total_shares)
-		WRITE_ONCE(vrq->qvt, vrq->qvt + vtrr_vt(delta, vrq->total_shares));
+	if (vrq->balance.load)
+		WRITE_ONCE(vrq->qvt, vrq->qvt + vtrr_vt(delta, vrq->balance.load));
 	se->service += delta;
 	se->quantum_used += delta;
 	if (se->quantum_used < vrq->quantum)
@@ -581,19 +572,12 @@ static void vtrr_init_rq(struct vtrr_rq *vrq)
 
 static inline struct sched_vtrr_entity *vtrr_se(struct task_struct *p)
 {
-	return &p->ms.state.vtrr;
+	return &p->ms.run.state.vtrr;
 }
 
 static inline struct task_struct *vtrr_task_of(struct sched_vtrr_entity *se)
 {
-	return container_of(se, struct task_struct, ms.state.vtrr);
-}
-
-/* rq->curr, which is __rcu for lockless readers; we hold the rq lock. */
-static inline struct task_struct *vtrr_rq_curr(struct rq *rq)
-{
-	return rcu_dereference_protected(rq->curr,
-					 lockdep_is_held(__rq_lockp(rq)));
+	return container_of(se, struct task_struct, ms.run.state.vtrr);
 }
 
 /* S: the share asked for, or the weight of the nice value. */
@@ -611,7 +595,7 @@ static const char *const vtrr_why_name[] = {
 
 static void update_curr_vtrr(struct rq *rq)
 {
-	struct task_struct *curr = vtrr_rq_curr(rq);
+	struct task_struct *curr = ms_rq_curr(rq);
 	s64 delta;
 
 	if (curr->sched_class != &vtrr_sched_class || !vtrr_se(curr)->on_rq)
@@ -648,13 +632,35 @@ static bool dequeue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
 	return true;
 }
 
-#ifdef CONFIG_SMP
-static void vtrr_trigger_push(struct rq *rq);
-static void vtrr_queue_push(struct rq *rq);
-#else
-static inline void vtrr_trigger_push(struct rq *rq) { }
-static inline void vtrr_queue_push(struct rq *rq) { }
-#endif
+/*
+ * vtrr_movable - the client to move from @src to @dst
+ * @gap:	@src's total shares minus @dst's
+ *
+ * The largest-share queued, not running, client that may run on @dst and
+ * has a share below @gap, so that moving it narrows the gap; scans at
+ * most VTRR_BALANCE_SCAN clients from the tail, the smallest shares.
+ */
+static struct task_struct *vtrr_movable(struct rq *src, struct rq *dst, u64 gap)
+{
+	struct vtrr_rq *vrq = vtrr_rq_of(src);
+	struct task_struct *best = NULL, *p;
+	struct sched_vtrr_entity *se;
+	int scan = 0;
+
+	list_for_each_entry_reverse(se, &vrq->queue, run_node) {
+		if (++scan > VTRR_BALANCE_SCAN)
+			break;
+		p = vtrr_task_of(se);
+		if (!ms_can_move(src, dst, p))
+			continue;
+		if (se->share < gap && (!best || se->share > vtrr_se(best)->share))
+			best = p;
+	}
+	return best;
+}
+
+/* Balancing by total shares, common with BVT (multisched.c). */
+DEFINE_MS_BALANCER(vtrr, vtrr_rqs, vtrr_share, vtrr_movable);
 
 static struct task_struct *pick_task_vtrr(struct rq *rq)
 {
@@ -674,8 +680,8 @@ static struct task_struct *pick_task_vtrr(struct rq *rq)
 	if (!se)
 		return NULL;
 	if (vrq->cycle != cycle)
-		trace_vtrr_reset(cpu_of(rq), vrq->cycle, vrq->nr_running,
-				 vrq->total_shares);
+		trace_vtrr_reset(cpu_of(rq), vrq->cycle, vrq->balance.nr_running,
+				 vrq->balance.load);
 	trace_vtrr_pick(vtrr_task_of(se), se->share, vrq->last_counter,
 			se->vft, vrq->qvt, vtrr_why_name[why]);
 	return vtrr_task_of(se);
@@ -701,7 +707,7 @@ static void set_next_task_vtrr(struct rq *rq, struct task_struct *p, bool first)
 	if (vtrr_se(p)->on_rq && vrq->curr != vtrr_se(p))
 		vtrr_set_curr(vrq, vtrr_se(p));
 	if (first)
-		vtrr_queue_push(rq);
+		ms_queue_push(&vtrr_balancer, rq);
 }
 
 static void task_tick_vtrr(struct rq *rq, struct task_struct *p, int queued)
@@ -709,7 +715,7 @@ static void task_tick_vtrr(struct rq *rq, struct task_struct *p, int queued)
 	update_curr_vtrr(rq);
 	if (vtrr_rq_of(rq)->quantum_done)
 		resched_curr(rq);
-	vtrr_trigger_push(rq);
+	ms_trigger_push(&vtrr_balancer, rq);
 }
 
 /*
@@ -728,6 +734,7 @@ static void yield_task_vtrr(struct rq *rq)
 
 static void task_fork_vtrr(struct task_struct *p)
 {
+	ms_own_state(p, SCHED_VTRR);
 	vtrr_se(p)->fresh = 1;
 	vtrr_se(p)->slept_at = jiffies;
 }
@@ -742,6 +749,7 @@ static void switching_to_vtrr(struct rq *rq, struct task_struct *p)
 {
 	struct sched_vtrr_entity *se = vtrr_se(p);
 
+	ms_own_state(p, SCHED_VTRR);	/* a lag is its own only if VTRR's */
 	se->fresh = se->lag <= 0;
 	if (se->lag > 0)
 		se->vft = vtrr_rq_of(rq)->qvt + se->lag;
@@ -760,12 +768,6 @@ static void switched_from_vtrr(struct rq *rq, struct task_struct *p)
 	if (!task_on_rq_queued(p) &&
 	    time_after(jiffies, se->slept_at + VTRR_STALE_SLEEP))
 		se->lag = 0;
-}
-
-static void switched_to_vtrr(struct rq *rq, struct task_struct *p)
-{
-	if (task_on_rq_queued(p) && vtrr_rq_curr(rq) != p)
-		wakeup_preempt(rq, p, 0);
 }
 
 static void prio_changed_vtrr(struct rq *rq, struct task_struct *p, int oldprio)
@@ -794,91 +796,6 @@ static void migrate_task_rq_vtrr(struct task_struct *p, int new_cpu)
 	se->cycle = 0;
 }
 
-/*
- * vtrr_movable - the client to move from @src to @dst
- * @gap:	@src's total shares minus @dst's
- *
- * The largest-share queued, not running, client that may run on @dst and
- * has a share below @gap, so that moving it narrows the gap; scans at
- * most VTRR_BALANCE_SCAN clients from the tail, the smallest shares.
- */
-static struct task_struct *vtrr_movable(struct rq *src, struct rq *dst, u64 gap)
-{
-	struct vtrr_rq *vrq = vtrr_rq_of(src);
-	struct task_struct *best = NULL, *p;
-	struct sched_vtrr_entity *se;
-	int scan = 0;
-
-	list_for_each_entry_reverse(se, &vrq->queue, run_node) {
-		if (++scan > VTRR_BALANCE_SCAN)
-			break;
-		p = vtrr_task_of(se);
-		if (!ms_can_move(src, dst, p))
-			continue;
-		if (se->share < gap && (!best || se->share > vtrr_se(best)->share))
-			best = p;
-	}
-	return best;
-}
-
-static u64 vtrr_load(struct rq *rq)
-{
-	return READ_ONCE(vtrr_rq_of(rq)->total_shares);
-}
-
-static unsigned int vtrr_nr_running(struct rq *rq)
-{
-	return READ_ONCE(vtrr_rq_of(rq)->nr_running);
-}
-
-static struct ms_balance *vtrr_balance_state(struct rq *rq)
-{
-	return &vtrr_rq_of(rq)->balance;
-}
-
-static DEFINE_PER_CPU(struct balance_callback, vtrr_push_head);
-static void vtrr_push(struct rq *rq);
-
-/* Balancing by total shares, common with BVT (multisched.c). */
-static const struct ms_balancer vtrr_balancer = {
-	.class		= &vtrr_sched_class,
-	.load		= vtrr_load,
-	.nr_running	= vtrr_nr_running,
-	.state		= vtrr_balance_state,
-	.movable	= vtrr_movable,
-	.push_head	= &vtrr_push_head,
-	.push		= vtrr_push,
-};
-
-static void vtrr_push(struct rq *rq)
-{
-	ms_push(&vtrr_balancer, rq);
-}
-
-static void vtrr_trigger_push(struct rq *rq)
-{
-	ms_trigger_push(&vtrr_balancer, rq);
-}
-
-static void vtrr_queue_push(struct rq *rq)
-{
-	ms_queue_push(&vtrr_balancer, rq);
-}
-
-/*
- * Place a waking or new client: it stays on its CPU unless another
- * allowed one has fewer VTRR shares by at least its own.
- */
-static int select_task_rq_vtrr(struct task_struct *p, int cpu, int flags)
-{
-	return ms_select_task_rq(&vtrr_balancer, p, cpu, flags, vtrr_share(p));
-}
-
-static int balance_vtrr(struct rq *rq, struct task_struct *prev,
-			struct rq_flags *rf)
-{
-	return ms_balance(&vtrr_balancer, rq, prev, rf);
-}
 #endif /* CONFIG_SMP */
 
 static void init_vtrr_rq(struct rq *rq, int cpu)
@@ -904,7 +821,7 @@ DEFINE_SCHED_CLASS(vtrr) = {
 	.task_fork		= task_fork_vtrr,
 	.switching_to		= switching_to_vtrr,
 	.switched_from		= switched_from_vtrr,
-	.switched_to		= switched_to_vtrr,
+	.switched_to		= ms_switched_to,
 	.prio_changed		= prio_changed_vtrr,
 	.get_rr_interval	= get_rr_interval_vtrr,
 	.update_curr		= update_curr_vtrr,

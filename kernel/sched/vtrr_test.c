@@ -79,8 +79,8 @@ static void vtrr_test_check(struct kunit *test, struct vtrr_test_rq *t)
 	for (n = rb_first(&vrq->shares); n; n = rb_next(n))
 		leaders--;
 	KUNIT_EXPECT_EQ(test, leaders, 0U);
-	KUNIT_EXPECT_EQ(test, nr, vrq->nr_running);
-	KUNIT_EXPECT_EQ(test, shares, vrq->total_shares);
+	KUNIT_EXPECT_EQ(test, nr, vrq->balance.nr_running);
+	KUNIT_EXPECT_EQ(test, shares, vrq->balance.load);
 	KUNIT_EXPECT_EQ(test, counters, vrq->counter_sum);
 }
 
@@ -187,12 +187,12 @@ static void vtrr_test_reinsert(struct kunit *test)
 	vtrr_test_check(test, t);
 
 	/* run a while, then check equation 9 and the same-cycle rule */
-	while (vrq->counter_sum > vrq->total_shares / 2)
+	while (vrq->counter_sum > vrq->balance.load / 2)
 		vtrr_test_step(t, &why);
 	vtrr_remove(vrq, &se[4]);
 	{
 		u32 left = vtrr_counter(vrq, &se[4]);
-		u64 want = div64_u64(2ULL * vrq->counter_sum, vrq->total_shares);
+		u64 want = div64_u64(2ULL * vrq->counter_sum, vrq->balance.load);
 
 		/* at the tail: clamped only by the client before it */
 		want = min_t(u64, min_t(u64, want, left),

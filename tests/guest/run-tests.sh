@@ -96,6 +96,39 @@ check "rt-app: a SCHED_DEADLINE and a SCHED_FIFO task for 2 s" \
 	rt-app /tmp/rtapp.json
 check "hackbench: 2 groups, 50 loops" hackbench -g 2 -l 50
 
+# --- the shared bandwidth accounting ---------------------------------------
+# /proc/sys/kernel/sched_ms_bandwidth: "cpuN used_ppm total_ppm" per CPU.
+# Until BEBS and RBS admit reservations, used is SCHED_DEADLINE's share
+# of the CPU (its root domain's admitted bandwidth over the active CPUs),
+# and total the sched_rt_runtime_us/period_us limit. A SCHED_DEADLINE task of 20 ms every 100 ms adds 20% to the
+# root domain, so to the sum over the CPUs; each CPU's line is rounded up
+# to a whole ppm, so the sum may be off by one ppm per CPU.
+BW=/proc/sys/kernel/sched_ms_bandwidth
+bw_sum() { awk '{ s += $2 } END { print s }' $BW; }
+bandwidth_file() {
+	n=$(grep -c '^cpu[0-9]* [0-9]* [0-9]*$' $BW)
+	lines=$(wc -l < $BW)
+	rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+	per=$(cat /proc/sys/kernel/sched_rt_period_us)
+	want_total=$(( (rt * 1000000 + per - 1) / per ))
+	total=$(awk 'NR == 1 { print $3 }' $BW)
+	before=$(bw_sum)
+	chrt -d -T 20000000 -P 100000000 0 sleep 3 & pid=$!
+	sleep 1
+	during=$(bw_sum)
+	kill $pid; wait $pid 2>/dev/null
+	after=$(bw_sum)
+	echo "CPUs $n (lines $lines, nproc $(nproc)), total $total ppm (want $want_total)"
+	echo "sum of used ppm: $before before, $during with a 20% DL task, $after after"
+	delta=$((during - before))
+	[ "$n" -eq "$lines" ] && [ "$n" -eq "$(nproc)" ] &&
+	[ "$total" -eq "$want_total" ] &&
+	[ "$delta" -ge $((200000 - n)) ] && [ "$delta" -le $((200000 + n)) ] &&
+	[ "$after" -eq "$before" ]
+}
+measure "sched_ms_bandwidth: a line per CPU with the rt limit, and a 20% SCHED_DEADLINE task adds 20% over the CPUs (1 ppm per CPU)" \
+	bandwidth_file
+
 # --- schedctl ---------------------------------------------------------------
 check "schedctl: --list names every class" \
 	sh -c 'schedctl --list | grep -q "SCHED_BVT" &&

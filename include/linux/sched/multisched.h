@@ -27,7 +27,6 @@ struct sched_bvt_entity {
 	u64		nr_limit_hits;	/* times it ran L warped and was unwarped */
 	u64		nr_unwarp_hits;	/* times U kept it from warping */
 	u32		weight;		/* effective weight */
-	u8		sig_depth;	/* signal handlers it is in (MS_FLAG_WARP_SIGNAL) */
 	unsigned int	on_rq:1;
 	unsigned int	warped:1;	/* E includes W */
 	unsigned int	limit_hit:1;	/* unwarped by L until it sleeps */
@@ -67,23 +66,36 @@ struct sched_vtrr_entity {
 	unsigned int	scan_next:1;	/* was the next one the scan looks at */
 };
 
-/* The classes' run-time state of a task. */
-struct sched_ms_state {
+/*
+ * The classes' run-time state of a task. A task is in one class at a
+ * time, so the classes share one union; struct sched_ms_run's
+ * @state_policy says whose state it holds (ms_own_state()).
+ */
+union sched_ms_state {
+#ifdef CONFIG_SCHED_BVT
 	struct sched_bvt_entity		bvt;
+#endif
+#ifdef CONFIG_SCHED_VTRR
 	struct sched_vtrr_entity	vtrr;
+#endif
 };
 
 /*
- * struct sched_ms_entity - a task's multisched parameters
+ * struct sched_ms_entity - a task's multisched parameters and state
  *
  * What sched_setattr(2) stored for a task in one of the multisched
  * policies, in the units of <uapi/linux/sched/multisched.h>; the
  * parameters are all zero for the other policies. Written under the
  * task's rq lock and pi_lock (from __sched_setscheduler()); a class reads
- * them under the rq lock. @state is the classes' run-time state, not
- * parameters: it survives policy changes because SCHED_NORMAL tasks run in
- * BVT or VTRR when that is the normal class. It is cleared as a whole on
- * fork, without naming a class.
+ * them under the rq lock.
+ *
+ * @run is run-time state, not parameters, protected by the rq lock: it
+ * survives policy changes, because SCHED_NORMAL tasks run in BVT or VTRR
+ * when that is the normal class, and is cleared as a whole on fork,
+ * without naming a class. @run.state_policy is the policy of the class
+ * whose state @run.state holds, 0 for none; @run.sig_depth counts the
+ * signal handlers the task is in, for MS_FLAG_WARP_SIGNAL, whatever its
+ * class.
  */
 struct sched_ms_entity {
 	u32		weight;		/* requested weight, 0 = from nice */
@@ -95,7 +107,11 @@ struct sched_ms_entity {
 	u64		deadline;	/* BEBS relative deadline, ns */
 	u64		period;		/* BEBS/RBS period, ns */
 
-	struct sched_ms_state	state;	/* last: fork clears from here */
+	struct sched_ms_run {
+		u8			sig_depth;
+		u8			state_policy;
+		union sched_ms_state	state;
+	} run;
 };
 
 #ifdef CONFIG_SCHED_BVT

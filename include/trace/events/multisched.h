@@ -109,9 +109,9 @@ TRACE_EVENT(bvt_pick,
 			     __field(u64, svt)
 			     __string(why, why)),
 	    TP_fast_assign(__entry->pid = p->pid;
-			   __entry->level = p->ms.state.bvt.level;
+			   __entry->level = p->ms.run.state.bvt.level;
 			   __entry->evt = evt;
-			   __entry->avt = p->ms.state.bvt.avt;
+			   __entry->avt = p->ms.run.state.bvt.avt;
 			   __entry->svt = svt;
 			   __assign_str(why)),
 	    TP_printk("pid=%d level=%d E=%llu A=%llu SVT=%llu why=%s",
