@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # multisched: the two commands of the README, and the steps behind them.
 
-.PHONY: demo check setup build kernel export clean
+.PHONY: demo check setup build kernel export series-check clean
 
 demo:
 	scripts/demo
@@ -20,6 +20,11 @@ kernel: setup
 
 export: build
 	scripts/export-patch build/multisched.patch
+
+# Not part of check: builds kernel/sched/ after each mail of the review
+# series (scripts/export-patch --series), which takes a while.
+series-check: kernel
+	scripts/series-check
 
 clean:
 	rm -rf build

@@ -23,3 +23,18 @@ ms_patched_files() {
 	cat "$MS_TOP"/patches/*.patch 2>/dev/null |
 		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' | LC_ALL=C sort -u
 }
+
+# Who the patches and mails are from, and who signs them off.
+MS_AUTHOR_NAME="multisched developers"
+MS_AUTHOR_EMAIL="maintainers@users.noreply.a-seed-9ded4895.example"
+MS_AUTHOR="$MS_AUTHOR_NAME <$MS_AUTHOR_EMAIL>"
+
+# The subject of a git format-patch mail, unfolded, without "[PATCH n/m]".
+ms_patch_subject() {
+	awk '/^Subject: / { s = $0
+			while ((getline l) > 0 && l ~ /^[ \t]/)
+				s = s l
+			sub(/^Subject: (\[[^]]*\] )?/, "", s)
+			print s
+			exit }' "$1"
+}

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The exported patch and every patch of the series are clean under the
+# The exported patch, every patch of the series in patches/ and every mail
+# of the review series (scripts/export-patch --series) are clean under the
 # kernel's own checkpatch.pl --strict: no errors, warnings or checks.
 set -uo pipefail
+shopt -s nullglob
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 cp="$MS_PRISTINE/scripts/checkpatch.pl"
@@ -10,8 +12,13 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 "$MS_TOP/scripts/export-patch" "$out/multisched.patch" >/dev/null
-for p in "$out/multisched.patch" "$MS_TOP"/patches/*.patch; do
-	name=$(basename "$p")
+if ! "$MS_TOP/scripts/export-patch" --series "$out/series" >/dev/null 2>"$out/series.err"; then
+	echo "not ok - checkpatch --strict: export-patch --series writes the series"
+	sed 's/^/# /' "$out/series.err" | tail -n 10
+fi
+for p in "$out/multisched.patch" "$MS_TOP"/patches/*.patch "$out"/series/*.patch; do
+	name=${p#"$out"/}
+	name=${name#"$MS_TOP"/patches/}
 	res=$("$cp" --strict --no-tree --show-types "$p" 2>&1)
 	total=$(echo "$res" | grep '^total:')
 	if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then

@@ -63,6 +63,7 @@ TRACE_EVENT(ms_normal_class,
 		      __get_str(from), __get_str(to), __entry->moved)
 );
 
+#ifdef CONFIG_SCHED_BVT
 /* BVT ------------------------------------------------------------------ */
 
 /*
@@ -118,7 +119,9 @@ TRACE_EVENT(bvt_pick,
 		      __entry->pid, __entry->level, __entry->evt,
 		      __entry->avt, __entry->svt, __get_str(why))
 );
+#endif /* CONFIG_SCHED_BVT */
 
+#ifdef CONFIG_SCHED_VTRR
 /*
  * vtrr_pick - the VTRR class chose @p for the next quantum: by the time-
  * counter "invariant", the "vft" inequality, a return to the "head", or a
@@ -164,6 +167,7 @@ TRACE_EVENT(vtrr_reset,
 		      __entry->cpu, __entry->cycle, __entry->nr,
 		      __entry->total_shares)
 );
+#endif /* CONFIG_SCHED_VTRR */
 
 #endif /* _TRACE_MULTISCHED_H */
 
