@@ -554,15 +554,19 @@ u64 ms_bw_used(int cpu)
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw)
 {
 	struct ms_bw *b = per_cpu_ptr(&ms_bw, cpu);
+	unsigned long flags;
+	int ret = 0;
 
-	guard(raw_spinlock_irqsave)(&b->lock);
+	raw_spin_lock_irqsave(&b->lock, flags);
 	if (WARN_ON_ONCE(old_bw > b->used))
 		old_bw = b->used;
 	if (new_bw > old_bw &&
 	    !ms_bw_fits(ms_bw_dl(cpu) + b->used - old_bw, new_bw, ms_bw_limit()))
-		return -EBUSY;
-	WRITE_ONCE(b->used, b->used - old_bw + new_bw);
-	return 0;
+		ret = -EBUSY;
+	else
+		WRITE_ONCE(b->used, b->used - old_bw + new_bw);
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+	return ret;
 }
 
 #ifdef CONFIG_SYSCTL

@@ -129,8 +129,8 @@ static const struct ms_balancer name##_balancer = {			\
  * the rq lock. A macro: struct rq is not yet defined where sched.h
  * includes this file.
  */
-#define ms_rq_curr(rq) ({						\
-	struct rq *__rq = (rq);						\
+#define ms_rq_curr(r) ({						\
+	struct rq *__rq = (r);						\
 									\
 	rcu_dereference_protected(__rq->curr,				\
 				  lockdep_is_held(__rq_lockp(__rq)));	\

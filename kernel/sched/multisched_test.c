@@ -16,24 +16,26 @@ static struct sched_attr ms_test_attr(int policy)
 
 static void ms_test_defaults_valid(struct kunit *test)
 {
-	int policy;
+	int i;
 
-	/* Every policy but the reservation ones takes all-default fields. */
-	for (policy = SCHED_BVT; policy <= SCHED_BEBS; policy++) {
+	/*
+	 * Every class takes all-default fields, but for RBS: a reservation
+	 * needs a budget and a period, or the feedback controller.
+	 */
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
+		int policy = ms_classes[i]->policy;
 		struct sched_attr a = ms_test_attr(policy);
 
-		KUNIT_EXPECT_EQ_MSG(test, ms_validate_attr(policy, &a), 0,
+		KUNIT_EXPECT_EQ_MSG(test, ms_validate_attr(policy, &a),
+				    policy == SCHED_RBS ? -EINVAL : 0,
 				    "policy %d", policy);
-	}
-	{
-		struct sched_attr a = ms_test_attr(SCHED_RBS);
-
-		KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_RBS, &a), -EINVAL);
 		a.sched_ms_flags = MS_FLAG_RBS_FEEDBACK;
-		KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_RBS, &a), 0);
+		if (policy == SCHED_RBS)
+			KUNIT_EXPECT_EQ(test, ms_validate_attr(policy, &a), 0);
 	}
 }
 
+#ifdef CONFIG_SCHED_VTRR
 static void ms_test_weight_range(struct kunit *test)
 {
 	struct sched_attr a = ms_test_attr(SCHED_VTRR);
@@ -44,8 +46,14 @@ static void ms_test_weight_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_VTRR, &a), 0);
 	a.sched_weight = MS_WEIGHT_MAX + 1;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_VTRR, &a), -EINVAL);
+	/* no warp in VTRR */
+	a.sched_weight = 0;
+	a.sched_ms_flags = MS_FLAG_WARP_OFF;
+	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_VTRR, &a), -EINVAL);
 }
+#endif
 
+#ifdef CONFIG_SCHED_BVT
 static void ms_test_bvt_warp(struct kunit *test)
 {
 	struct sched_attr a = ms_test_attr(SCHED_BVT);
@@ -84,13 +92,13 @@ static void ms_test_flags_per_class(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), -EINVAL);
 	a.sched_ms_flags = MS_FLAG_RBS_IO;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), -EINVAL);
-	a.sched_ms_flags = MS_FLAG_WARP_OFF;
-	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_VTRR, &a), -EINVAL);
 	a.sched_ms_flags = 1U << 31;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BVT, &a), -EINVAL);
 }
+#endif
 
-static void ms_test_budget_period(struct kunit *test)
+#ifdef CONFIG_SCHED_RBS
+static void ms_test_rbs_budget_period(struct kunit *test)
 {
 	struct sched_attr a = ms_test_attr(SCHED_RBS);
 
@@ -104,8 +112,14 @@ static void ms_test_budget_period(struct kunit *test)
 	a.sched_runtime = MS_RUNTIME_MIN;
 	a.sched_period = MS_PERIOD_MAX + 1;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_RBS, &a), -EINVAL);
+}
+#endif
 
-	a = ms_test_attr(SCHED_BEBS);
+#ifdef CONFIG_SCHED_BEBS
+static void ms_test_bebs_periodic(struct kunit *test)
+{
+	struct sched_attr a = ms_test_attr(SCHED_BEBS);
+
 	a.sched_ms_flags = MS_FLAG_BEBS_PERIODIC;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BEBS, &a), -EINVAL);
 	a.sched_runtime = 2 * NSEC_PER_MSEC;
@@ -115,6 +129,7 @@ static void ms_test_budget_period(struct kunit *test)
 	a.sched_deadline = NSEC_PER_MSEC;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BEBS, &a), -EINVAL);
 }
+#endif
 
 static void ms_test_unknown_policy(struct kunit *test)
 {
@@ -234,10 +249,19 @@ static void ms_test_bw_admit(struct kunit *test)
 static struct kunit_case ms_test_cases[] = {
 	KUNIT_CASE(ms_test_sizes),
 	KUNIT_CASE(ms_test_defaults_valid),
+#ifdef CONFIG_SCHED_VTRR
 	KUNIT_CASE(ms_test_weight_range),
+#endif
+#ifdef CONFIG_SCHED_BVT
 	KUNIT_CASE(ms_test_bvt_warp),
 	KUNIT_CASE(ms_test_flags_per_class),
-	KUNIT_CASE(ms_test_budget_period),
+#endif
+#ifdef CONFIG_SCHED_RBS
+	KUNIT_CASE(ms_test_rbs_budget_period),
+#endif
+#ifdef CONFIG_SCHED_BEBS
+	KUNIT_CASE(ms_test_bebs_periodic),
+#endif
 	KUNIT_CASE(ms_test_unknown_policy),
 	KUNIT_CASE(ms_test_class_table),
 	KUNIT_CASE(ms_test_nice_weight),

@@ -6,6 +6,7 @@
 #include <linux/rbtree.h>
 #include <linux/types.h>
 
+#ifdef CONFIG_SCHED_BVT
 /*
  * struct sched_bvt_entity - a task's Borrowed Virtual Time state
  *
@@ -34,7 +35,9 @@ struct sched_bvt_entity {
 	unsigned int	level:1;	/* the level A counts in: 0 RE, 1 BE */
 	unsigned int	group:1;	/* the best-effort aggregate, not a task */
 };
+#endif
 
+#ifdef CONFIG_SCHED_VTRR
 /*
  * struct sched_vtrr_entity - a task's Virtual-Time Round-Robin state
  *
@@ -65,6 +68,7 @@ struct sched_vtrr_entity {
 	unsigned int	scan_curr:1;	/* was the current client when removed */
 	unsigned int	scan_next:1;	/* was the next one the scan looks at */
 };
+#endif
 
 /*
  * The classes' run-time state of a task. A task is in one class at a
