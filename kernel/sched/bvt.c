@@ -239,13 +239,6 @@ static struct ctl_table bvt_sysctls[] = {
 	BVT_SYSCTL("sched_bvt_be_mode", sysctl_sched_bvt_be_mode,
 		   SYSCTL_ZERO, SYSCTL_ONE),
 };
-
-static int __init bvt_sysctl_init(void)
-{
-	register_sysctl_init("kernel", bvt_sysctls);
-	return 0;
-}
-late_initcall(bvt_sysctl_init);
 #endif /* CONFIG_SYSCTL */
 
 static inline struct sched_bvt_entity *bvt_se(struct task_struct *p)
@@ -1204,6 +1197,10 @@ const struct ms_class ms_bvt_class = {
 	.asks_for_more	= bvt_asks_for_more,
 	.init_rq	= bvt_init_rq,
 	.proc_show	= bvt_proc_show,
+#ifdef CONFIG_SYSCTL
+	.sysctls	= bvt_sysctls,
+	.nr_sysctls	= ARRAY_SIZE(bvt_sysctls),
+#endif
 };
 
 #ifdef CONFIG_SCHED_MULTISCHED_KUNIT_TEST

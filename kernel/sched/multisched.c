@@ -482,7 +482,8 @@ __setup("sched_normal_class=", ms_normal_setup);
  * over sched_rt_period_us of each CPU, counting what SCHED_DEADLINE has
  * admitted there: DL admits per root domain, so its share of a CPU is the
  * root domain's admitted bandwidth (total_bw) over the root domain's
- * active CPUs. Bandwidths are in DL's fixed point, BW_UNIT the whole CPU.
+ * active CPUs, to which the CPU's fair server adds its own (ms_bw_dl()).
+ * Bandwidths are in DL's fixed point, BW_UNIT the whole CPU.
  *
  * SCHED_DEADLINE does not see these reservations: a class that admits
  * them must also have DL's admission count them before it lands.
@@ -518,22 +519,33 @@ u64 ms_bw_limit(void)
 	return to_ratio(global_rt_period(), global_rt_runtime());
 }
 
-/* SCHED_DEADLINE's admitted bandwidth on @cpu: its share of the root domain's. */
+/*
+ * SCHED_DEADLINE's admitted bandwidth on @cpu: its share of the root
+ * domain's, and the CPU's fair server. 6.12 adds a fair server to the
+ * root domain's total_bw when the server first starts, and leaves it out
+ * when the root domain is rebuilt (as it is at boot, once the scheduling
+ * domains are built), so total_bw does not hold the servers: they are
+ * counted here from each CPU's own. Should a server first start after a
+ * rebuild, it is counted twice, which refuses too much, never too little.
+ */
 static u64 ms_bw_dl(int cpu)
 {
+	struct rq *rq = cpu_rq(cpu);
 	struct root_domain *rd;
 	unsigned long flags;
 	unsigned int cpus;
 	u64 bw;
 
 	rcu_read_lock_sched();
-	rd = cpu_rq(cpu)->rd;
+	rd = rq->rd;
 	cpus = cpumask_weight_and(rd->span, cpu_active_mask);
 	raw_spin_lock_irqsave(&rd->dl_bw.lock, flags);
 	bw = rd->dl_bw.total_bw;
 	raw_spin_unlock_irqrestore(&rd->dl_bw.lock, flags);
 	rcu_read_unlock_sched();
-	return cpus ? div_u64(bw, cpus) : bw;
+	if (cpus)
+		bw = div_u64(bw, cpus);
+	return bw + READ_ONCE(rq->fair_server.dl_bw);
 }
 
 /* What is admitted on @cpu: SCHED_DEADLINE's share and the classes'. */
@@ -661,7 +673,16 @@ static struct ctl_table ms_sysctls[] = {
 
 static int __init ms_sysctl_init(void)
 {
+	const struct ms_class *c;
+	int i;
+
 	register_sysctl_init("kernel", ms_sysctls);
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
+		c = ms_classes[i];
+		if (c->nr_sysctls)
+			__register_sysctl_init("kernel", c->sysctls, c->name,
+					       c->nr_sysctls);
+	}
 	return 0;
 }
 late_initcall(ms_sysctl_init);

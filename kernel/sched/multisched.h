@@ -15,6 +15,7 @@
 struct rq;
 struct rq_flags;
 struct balance_callback;
+struct ctl_table;
 struct seq_file;
 struct sched_class;
 struct task_struct;
@@ -184,10 +185,13 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  *		boot, before cpu_of(@rq) is set
  * @proc_show:	print its "ms.<name>." lines of /proc/<pid>/sched for a task
  *		in the class; optional
+ * @sysctls:	its @nr_sysctls entries of /proc/sys/kernel, which the
+ *		common layer registers at boot; optional
  *
  * One per class, defined in the class's file; multisched.c collects them
  * in ms_classes[], in the order of the class hierarchy. The class keeps
- * its own per-CPU state, its sysctls and its balancer (struct ms_balancer).
+ * its own per-CPU state and its balancer (DEFINE_MS_BALANCER()), and
+ * admits reservations with ms_bw_admit().
  */
 struct ms_class {
 	const char			*name;
@@ -201,6 +205,8 @@ struct ms_class {
 				 const struct sched_attr *attr, bool same);
 	void	(*init_rq)(struct rq *rq, int cpu);
 	void	(*proc_show)(struct task_struct *p, struct seq_file *m);
+	struct ctl_table		*sysctls;
+	size_t				nr_sysctls;
 };
 
 /* The classes: the table's entries, highest first. */

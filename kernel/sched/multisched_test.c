@@ -206,6 +206,32 @@ static void ms_test_sizes(struct kunit *test)
 			largest);
 }
 
+/*
+ * The class state union: a class that claims it from another gets it
+ * cleared, one that claims it again (after a boost, say) keeps it.
+ */
+static void ms_test_own_state(struct kunit *test)
+{
+	struct task_struct *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	u8 *b;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_FALSE(test, ms_own_state(p, SCHED_BVT));
+	KUNIT_EXPECT_EQ(test, p->ms.run.state_policy, SCHED_BVT);
+	memset(&p->ms.run.state, 0x5a, sizeof(p->ms.run.state));
+	p->ms.run.sig_depth = 3;
+	KUNIT_EXPECT_TRUE(test, ms_own_state(p, SCHED_BVT));
+	KUNIT_EXPECT_EQ(test, *(u8 *)&p->ms.run.state, 0x5a);
+	KUNIT_EXPECT_FALSE(test, ms_own_state(p, SCHED_VTRR));
+	KUNIT_EXPECT_EQ(test, p->ms.run.state_policy, SCHED_VTRR);
+	b = (u8 *)&p->ms.run.state;
+	for (i = 0; i < sizeof(p->ms.run.state); i++)
+		KUNIT_EXPECT_EQ_MSG(test, b[i], 0, "byte %d", i);
+	/* not class state: the signal depth is the task's */
+	KUNIT_EXPECT_EQ(test, p->ms.run.sig_depth, 3);
+}
+
 /* The shared bandwidth accounting: the admission test and its units. */
 static void ms_test_bw_fits(struct kunit *test)
 {
@@ -265,6 +291,7 @@ static struct kunit_case ms_test_cases[] = {
 	KUNIT_CASE(ms_test_unknown_policy),
 	KUNIT_CASE(ms_test_class_table),
 	KUNIT_CASE(ms_test_nice_weight),
+	KUNIT_CASE(ms_test_own_state),
 	KUNIT_CASE(ms_test_bw_fits),
 	KUNIT_CASE(ms_test_bw_admit),
 	{}

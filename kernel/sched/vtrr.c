@@ -135,13 +135,6 @@ static struct ctl_table vtrr_sysctls[] = {
 		.extra2		= &vtrr_quantum_max,
 	},
 };
-
-static int __init vtrr_sysctl_init(void)
-{
-	register_sysctl_init("kernel", vtrr_sysctls);
-	return 0;
-}
-late_initcall(vtrr_sysctl_init);
 #endif /* CONFIG_SYSCTL */
 
 /*
@@ -862,6 +855,10 @@ const struct ms_class ms_vtrr_class = {
 	.validate	= vtrr_validate,
 	.init_rq	= init_vtrr_rq,
 	.proc_show	= vtrr_proc_show,
+#ifdef CONFIG_SYSCTL
+	.sysctls	= vtrr_sysctls,
+	.nr_sysctls	= ARRAY_SIZE(vtrr_sysctls),
+#endif
 };
 
 #ifdef CONFIG_SCHED_MULTISCHED_KUNIT_TEST

@@ -99,10 +99,14 @@ check "hackbench: 2 groups, 50 loops" hackbench -g 2 -l 50
 # --- the shared bandwidth accounting ---------------------------------------
 # /proc/sys/kernel/sched_ms_bandwidth: "cpuN used_ppm total_ppm" per CPU.
 # Until BEBS and RBS admit reservations, used is SCHED_DEADLINE's share
-# of the CPU (its root domain's admitted bandwidth over the active CPUs),
-# and total the sched_rt_runtime_us/period_us limit. A SCHED_DEADLINE task of 20 ms every 100 ms adds 20% to the
-# root domain, so to the sum over the CPUs; each CPU's line is rounded up
-# to a whole ppm, so the sum may be off by one ppm per CPU.
+# of the CPU (its root domain's admitted bandwidth over the active CPUs,
+# and the CPU's fair server, whose runtime and period debugfs shows), and
+# total the sched_rt_runtime_us/period_us limit; both are rounded up.
+# A SCHED_DEADLINE task of 20 ms every 100 ms adds 20% to the root
+# domain, so to the sum over the CPUs, give or take what the fixed point
+# loses: DL's ratio and its division over the CPUs each round down (by
+# less than 2^-20, 0.96 ppm) and each line rounds up (less than 1 ppm),
+# so each CPU's line may be off by under 2 ppm.
 BW=/proc/sys/kernel/sched_ms_bandwidth
 bw_sum() { awk '{ s += $2 } END { print s }' $BW; }
 bandwidth_file() {
@@ -112,6 +116,17 @@ bandwidth_file() {
 	per=$(cat /proc/sys/kernel/sched_rt_period_us)
 	want_total=$(( (rt * 1000000 + per - 1) / per ))
 	total=$(awk 'NR == 1 { print $3 }' $BW)
+	# with no SCHED_DEADLINE task, each CPU has its fair server alone:
+	# (runtime << 20) / period in DL's fixed point, in ppm rounded up
+	FS=/sys/kernel/debug/sched/fair_server
+	bad_cpu=
+	for c in $(seq 0 $((n - 1))); do
+		r=$(cat $FS/cpu$c/runtime) p=$(cat $FS/cpu$c/period)
+		want=$(( (((r << 20) / p) * 1000000 + (1 << 20) - 1) >> 20 ))
+		got=$(awk -v c=cpu$c '$1 == c { print $2 }' $BW)
+		echo "cpu$c: fair server ${r}/${p} ns, want $want ppm, got ${got:-none}"
+		[ "$got" = "$want" ] || bad_cpu=1
+	done
 	before=$(bw_sum)
 	chrt -d -T 20000000 -P 100000000 0 sleep 3 & pid=$!
 	sleep 1
@@ -127,12 +142,12 @@ bandwidth_file() {
 	echo "CPUs $n (lines $lines, nproc $(nproc)), total $total ppm (want $want_total)"
 	echo "sum of used ppm: $before before, $during with a 20% DL task, $after after"
 	delta=$((during - before))
-	[ "$n" -eq "$lines" ] && [ "$n" -eq "$(nproc)" ] &&
+	[ -z "$bad_cpu" ] && [ "$n" -eq "$lines" ] && [ "$n" -eq "$(nproc)" ] &&
 	[ "$total" -eq "$want_total" ] &&
-	[ "$delta" -ge $((200000 - n)) ] && [ "$delta" -le $((200000 + n)) ] &&
+	[ "$delta" -ge $((200000 - 2 * n)) ] && [ "$delta" -le $((200000 + 2 * n)) ] &&
 	[ "$after" -eq "$before" ]
 }
-measure "sched_ms_bandwidth: a line per CPU with the rt limit, and a 20% SCHED_DEADLINE task adds 20% over the CPUs (1 ppm per CPU)" \
+measure "sched_ms_bandwidth: a line per CPU with its fair server and the rt limit, and a 20% SCHED_DEADLINE task adds 20% over the CPUs (2 ppm per CPU)" \
 	bandwidth_file
 
 # --- schedctl ---------------------------------------------------------------
