@@ -637,7 +637,7 @@ static int ms_sysctl_bandwidth(const struct ctl_table *table, int write,
 	char *text;
 	int cpu, ret;
 
-	text = kmalloc(size, GFP_KERNEL);
+	text = kvmalloc(size, GFP_KERNEL);
 	if (!text)
 		return -ENOMEM;
 	text[0] = '\0';
@@ -649,7 +649,7 @@ static int ms_sysctl_bandwidth(const struct ctl_table *table, int write,
 		text[len - 1] = '\0';
 	t.data = text;
 	ret = proc_dostring(&t, write, buffer, lenp, ppos);
-	kfree(text);
+	kvfree(text);
 	return ret;
 }
 
