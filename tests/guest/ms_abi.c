@@ -298,6 +298,109 @@ static void test_pi(void)
 	      prio[0], prio[1]);
 }
 
+/* The "ms.class" line of /proc/thread-self/sched into @buf[64], or "" */
+static void proc_class(char *buf)
+{
+	char line[256];
+	FILE *f = fopen("/proc/thread-self/sched", "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "ms.class ", 9))
+			sscanf(strchr(line, ':') + 1, " %63[^\n]", buf);
+	fclose(f);
+}
+
+/*
+ * The same with a holder in SCHED_BVT (weight 300, W 5 ms, L 3 ms, U 7 ms,
+ * MS_FLAG_WARP_SIGNAL) or SCHED_VTRR (share 7): boosted into the rt class
+ * at prio 79 while the FIFO 20 waiter blocks, then back in its own class
+ * with every parameter as it set them.
+ */
+struct pi_class_arg {
+	int policy, prio[2];
+	char class[2][64];
+	union attr_buf after;
+	int getattr_err;
+};
+
+static void *pi_class_holder(void *arg)
+{
+	struct pi_class_arg *a = arg;
+	union attr_buf b;
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, a->policy);
+	if (a->policy == SCHED_BVT) {
+		b.attr.sched_weight = 300;
+		b.attr.sched_warp = 5000000;
+		b.attr.sched_warp_limit = 3000000;
+		b.attr.sched_unwarp = 7000000;
+		b.attr.sched_ms_flags = MS_FLAG_WARP_SIGNAL;
+	} else {
+		b.attr.sched_weight = 7;
+	}
+	if (setattr(0, &b))
+		return NULL;
+	pthread_mutex_lock(&pi_lock);
+	pi_locked = 1;
+	usleep(300000);		/* the FIFO waiter blocks meanwhile */
+	a->prio[0] = proc_prio();
+	proc_class(a->class[0]);
+	pthread_mutex_unlock(&pi_lock);
+	a->prio[1] = proc_prio();
+	proc_class(a->class[1]);
+	memset(&a->after, 0, sizeof(a->after));
+	a->getattr_err = getattr(0, &a->after, SCHED_ATTR_SIZE_VER2);
+	return NULL;
+}
+
+static void test_pi_class(int policy, const char *name)
+{
+	struct pi_class_arg a = { .policy = policy, .prio = { -1, -1 } };
+	pthread_mutexattr_t ma;
+	union attr_buf b;
+	pthread_t t;
+	int kept;
+
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&pi_lock, &ma);
+	pi_locked = 0;
+	pthread_create(&t, NULL, pi_class_holder, &a);
+	while (!pi_locked)
+		usleep(1000);
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_FIFO);
+	b.attr.sched_priority = 20;
+	setattr(0, &b);
+	pthread_mutex_lock(&pi_lock);
+	pthread_mutex_unlock(&pi_lock);
+	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
+	setattr(0, &b);
+	pthread_join(t, NULL);
+
+	if (policy == SCHED_BVT)
+		kept = a.after.attr.sched_weight == 300 &&
+		       a.after.attr.sched_warp == 5000000 &&
+		       a.after.attr.sched_warp_limit == 3000000 &&
+		       a.after.attr.sched_unwarp == 7000000 &&
+		       a.after.attr.sched_ms_flags == MS_FLAG_WARP_SIGNAL;
+	else
+		kept = a.after.attr.sched_weight == 7;
+	CHECK(a.prio[0] == 79 && !strcmp(a.class[0], "rt (boosted)") &&
+	      !strcmp(a.class[1], name) && !a.getattr_err &&
+	      a.after.attr.sched_policy == (unsigned int)policy && kept,
+	      "PI: a %s holder boosted to prio %d (class '%s') by a FIFO 20 waiter, after unlock prio %d class '%s', policy %u weight %u warp %lld L %llu U %llu flags 0x%x (getattr %d)",
+	      name, a.prio[0], a.class[0], a.prio[1], a.class[1],
+	      a.after.attr.sched_policy, a.after.attr.sched_weight,
+	      (long long)a.after.attr.sched_warp,
+	      (unsigned long long)a.after.attr.sched_warp_limit,
+	      (unsigned long long)a.after.attr.sched_unwarp,
+	      a.after.attr.sched_ms_flags, a.getattr_err);
+}
+
 /* Read the class tail back; 0 or an errno. */
 static int tail_of(union attr_buf *b)
 {
@@ -417,6 +520,8 @@ int main(void)
 	test_policies();
 	test_fork();
 	test_pi();
+	test_pi_class(SCHED_BVT, "bvt");
+	test_pi_class(SCHED_VTRR, "vtrr");
 	test_legacy();
 	return failed;
 }

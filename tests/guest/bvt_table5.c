@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bvt_table5 [-t SECS] [-L LIMIT_US]
+ *
+ * Tables 4 and 5 of the BVT paper: a hard real-time thread rt, an
+ * interactive thread int and a batch thread cont share CPU 1, all in
+ * SCHED_BVT. rt has a small weight (108 of 2156, 5%), a large warp
+ * (W 1 s) and runs 500 us every 10 ms; int (weight 1024, unwarped) runs
+ * 3 ms every 10 ms, about the 30% the paper's int used; cont (weight 1024)
+ * never sleeps. For the first SECS (default 4) all behave (table 4); then
+ * rt falls into an infinite loop for another SECS (table 5).
+ *
+ * Printed per phase: each thread's CPU share, and int's (and in the first
+ * phase rt's) wakeup latency p50/p99/max in microseconds, with the number
+ * of samples. The process exits 0 after printing; the checks are the
+ * caller's (run-tests.sh), which knows what each bound comes from.
+ *
+ * With the warp time limit L (default 2 ms), the looping rt is unwarped
+ * after L and is then an ordinary thread of weight 108: int keeps its
+ * share and its latency, cont gets the rest by weight. With -L 0 (no
+ * limit), rt stays warped and, at the start of the loop, runs until its A
+ * has climbed W past the others' E: W * 108 / 1024, about 105 ms, with
+ * int waiting throughout.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "ms_test.h"
+
+#define CPU		1
+#define MS		1000000LL
+#define PERIOD		(10 * MS)
+#define MAX_SAMPLES	4096
+
+struct shared {
+	volatile int phase;		/* 0 settle, 1 table 4, 2 table 5, 3 end */
+	volatile int loop;		/* rt: fall into the loop */
+	int n[2][2];			/* samples of [int, rt][phase 1, 2] */
+	long long lat[2][2][MAX_SAMPLES];
+};
+
+static struct shared *sh;
+
+static void enter(unsigned int weight, long long warp, long long limit)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_BVT,
+		.sched_weight = weight,
+		.sched_warp = warp,
+		.sched_warp_limit = limit,
+	};
+	cpu_set_t set;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	CPU_SET(CPU, &set);
+	if (syscall(SYS_sched_setattr, 0, &a, 0) ||
+	    sched_setaffinity(0, sizeof(set), &set)) {
+		perror("bvt_table5: sched_setattr/affinity");
+		_exit(2);
+	}
+}
+
+static void spin_for(long long ns)
+{
+	long long end = now_ns() + ns;
+
+	while (now_ns() < end)
+		;
+}
+
+/* A periodic thread: @who 0 int, 1 rt; rt loops once sh->loop is set. */
+static void __attribute__((noreturn)) periodic(int who, long long run)
+{
+	long long next = now_ns(), t;
+	struct timespec ts;
+	int ph;
+
+	for (;;) {
+		next += PERIOD;
+		ts.tv_sec = next / (1000 * MS);
+		ts.tv_nsec = next % (1000 * MS);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		t = now_ns();
+		ph = sh->phase;
+		if (ph == 1 || ph == 2) {
+			int *n = &sh->n[who][ph - 1];
+
+			if (*n < MAX_SAMPLES)
+				sh->lat[who][ph - 1][(*n)++] = t - next;
+		}
+		if (who == 1 && sh->loop)
+			for (;;)
+				;
+		spin_for(run);
+	}
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void print_lat(const char *name, long long *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_ll);
+	if (!n) {
+		printf("  %s latency_us none\n", name);
+		return;
+	}
+	printf("  %s latency_us %lld %lld %lld samples %d\n", name,
+	       v[n / 2] / 1000, v[n * 99 / 100] / 1000, v[n - 1] / 1000, n);
+}
+
+int main(int argc, char **argv)
+{
+	long long limit = 2000, secs = 4;
+	unsigned long long c[2][3];
+	pid_t pid[3];
+	int opt, ph, i;
+
+	while ((opt = getopt(argc, argv, "t:L:")) != -1) {
+		switch (opt) {
+		case 't': secs = atoll(optarg); break;
+		case 'L': limit = atoll(optarg); break;
+		default: return 2;
+		}
+	}
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return 2;
+
+	pid[0] = fork();		/* cont */
+	if (!pid[0]) {
+		enter(1024, 0, 0);
+		for (;;)
+			;
+	}
+	pid[1] = fork();		/* int */
+	if (!pid[1]) {
+		enter(1024, 0, 0);
+		periodic(0, 3 * MS);
+	}
+	pid[2] = fork();		/* rt */
+	if (!pid[2]) {
+		enter(108, 1000 * MS, limit * 1000);
+		periodic(1, MS / 2);
+	}
+	/* this process watches from CPU 0 */
+	{
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(0, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	sleep(1);
+	for (ph = 1; ph <= 2; ph++) {
+		for (i = 0; i < 3; i++)
+			c[0][i] = cpu_ns(pid[i]);
+		sh->phase = ph;
+		usleep(secs * 1000000);
+		for (i = 0; i < 3; i++)
+			c[1][i] = cpu_ns(pid[i]) - c[0][i];
+		{
+			double tot = c[1][0] + c[1][1] + c[1][2];
+
+			printf("%s: share rt %.1f%% int %.1f%% cont %.1f%%\n",
+			       ph == 1 ? "table 4 (rt behaves)" : "table 5 (rt loops)",
+			       100.0 * c[1][2] / tot, 100.0 * c[1][1] / tot,
+			       100.0 * c[1][0] / tot);
+		}
+		print_lat("int", sh->lat[0][ph - 1], sh->n[0][ph - 1]);
+		if (ph == 1) {
+			print_lat("rt", sh->lat[1][0], sh->n[1][0]);
+			sh->loop = 1;
+			/* the loop starts at rt's next wakeup, within a period */
+			usleep(20000);
+		}
+	}
+	sh->phase = 3;
+	for (i = 0; i < 3; i++) {
+		kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
+	}
+	return 0;
+}
