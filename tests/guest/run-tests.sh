@@ -6,7 +6,7 @@
 # "not ok - name"); scripts/check numbers them and adds the host tests.
 # Exits 1 if any check failed.
 
-. /tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 # --- KUnit: the suites built into the kernel ran at boot ------------------
 kunit_results() {
@@ -57,9 +57,24 @@ expect_fail "sysctl: kernel.sched_ms_classes is read-only" \
 check "boot: sched_normal_class=bebs on the command line was refused, not applied" \
 	sh -c 'dmesg | grep -q "sched_normal_class=bebs: no such" &&
 	       grep -qx fair /proc/sys/kernel/sched_normal_class'
-check "tracepoints: multisched events are registered" \
-	test -d /sys/kernel/tracing/events/multisched/ms_setattr -a \
-	     -d /sys/kernel/tracing/events/multisched/ms_normal_class
+# tracepoints_fire: ms_setattr and ms_normal_class record what happened
+tracepoints_fire() {
+	tr=/sys/kernel/tracing
+	echo > $tr/trace
+	echo 1 > $tr/events/multisched/ms_setattr/enable
+	echo 1 > $tr/events/multisched/ms_normal_class/enable
+	schedctl -c bvt -w 300 -- true
+	echo bvt > /proc/sys/kernel/sched_normal_class
+	echo fair > /proc/sys/kernel/sched_normal_class
+	echo 0 > $tr/events/multisched/ms_setattr/enable
+	echo 0 > $tr/events/multisched/ms_normal_class/enable
+	grep -E 'ms_setattr|ms_normal_class' $tr/trace | tail -n 5
+	grep -q 'ms_setattr: comm=schedctl pid=[0-9]* policy=8 weight=300 ' $tr/trace &&
+	grep -q 'ms_normal_class: from=fair to=bvt moved=[1-9]' $tr/trace &&
+	grep -q 'ms_normal_class: from=bvt to=fair moved=[1-9]' $tr/trace
+}
+measure "tracepoints: ms_setattr records a schedctl -c bvt -w 300, ms_normal_class a switch to bvt and back with the tasks moved" \
+	tracepoints_fire
 
 # --- existing binaries keep working ----------------------------------------
 # chrt_has PATTERN ARGS...: chrt ARGS starts a shell whose own policy, as
@@ -75,26 +90,62 @@ check "chrt: SCHED_BATCH" chrt_has "SCHED_BATCH" -b 0
 check "chrt: SCHED_IDLE" chrt_has "SCHED_IDLE" -i 0
 check "chrt: SCHED_DEADLINE 1ms/10ms" \
 	chrt_has "SCHED_DEADLINE" -d -T 1000000 -P 10000000 0
-check "cyclictest: SCHED_FIFO thread for 2 s" \
-	sh -c 'cyclictest -q -D 2 -t 1 -p 80 -i 1000 -m | grep -q "Max:"'
-check "cyclicdeadline: SCHED_DEADLINE thread for 2 s" \
-	sh -c 'cyclicdeadline -q -D 2 -t 1 -i 10000 -s 1000 | grep -q "Max:"'
+# rt_cycles WANT CMD...: CMD prints one rt-tests result line
+# "T: 0 (...) P:.. I:.. C: N Min: a Act: b Avg: c Max: d"; it must have
+# run at least WANT cycles (90% of duration / interval: a thread that
+# missed wakeups counts fewer) with Min <= Avg <= Max
+rt_cycles() {
+	want=$1; shift
+	out=$("$@") || { echo "$out"; return 1; }
+	echo "$out" | grep 'C:'
+	echo "$out" | awk -v want=$want '/C:/ {
+		for (i = 1; i < NF; i++) {
+			if ($i == "C:") c = $(i + 1); if ($i == "Min:") mn = $(i + 1)
+			if ($i == "Avg:") av = $(i + 1); if ($i == "Max:") mx = $(i + 1)
+		}
+		n++ }
+		END { exit !(n == 1 && c >= want && mn <= av && av <= mx) }'
+}
+measure "cyclictest: a SCHED_FIFO thread runs >= 1800 of its 2000 1 ms cycles in 2 s" \
+	rt_cycles 1800 cyclictest -q -D 2 -t 1 -p 80 -i 1000 -m
+measure "cyclicdeadline: a SCHED_DEADLINE thread runs >= 180 of its 200 10 ms cycles in 2 s" \
+	rt_cycles 180 cyclicdeadline -q -D 2 -t 1 -i 10000 -s 1000
 cat > /tmp/rtapp.json <<'EOF'
 {
 	"tasks": {
 		"dl": { "policy": "SCHED_DEADLINE", "dl-runtime": 2000,
 			"dl-period": 10000, "dl-deadline": 10000,
-			"run": 1000, "timer": { "ref": "t", "period": 10000 } },
+			"runtime": 1000, "timer": { "ref": "t", "period": 10000 } },
 		"ff": { "policy": "SCHED_FIFO", "priority": 10,
-			"run": 1000, "timer": { "ref": "f", "period": 10000 } }
+			"runtime": 1000, "timer": { "ref": "f", "period": 10000 } }
 	},
 	"global": { "duration": 2, "default_policy": "SCHED_OTHER",
 		    "calibration": 100, "logdir": "/tmp" }
 }
 EOF
-check "rt-app: a SCHED_DEADLINE and a SCHED_FIFO task for 2 s" \
-	rt-app /tmp/rtapp.json
-check "hackbench: 2 groups, 50 loops" hackbench -g 2 -l 50
+# rt-app logs one line per period of each task in /tmp/rt-app-NAME-0.log;
+# each of the two must have run >= 180 of its 200 10 ms periods
+rtapp_runs() {
+	rm -f /tmp/rt-app-*.log
+	rt-app /tmp/rtapp.json > /tmp/rtapp.out 2>&1 || { tail -5 /tmp/rtapp.out; return 1; }
+	r=0
+	for t in dl ff; do
+		f=$(ls /tmp/rt-app-$t-*.log 2>/dev/null | head -1)
+		n=$(grep -cv '^#' "${f:-/dev/null}")
+		echo "$t: $n periods logged in ${f:-no log}"
+		[ "$n" -ge 180 ] || r=1
+	done
+	return $r
+}
+measure "rt-app: a SCHED_DEADLINE and a SCHED_FIFO task each run >= 180 of their 200 periods in 2 s" \
+	rtapp_runs
+# hackbench prints "Time: SECONDS" once all its messages went through
+hackbench_time() {
+	out=$(hackbench -g 2 -l 50) || { echo "$out"; return 1; }
+	echo "$out" | grep Time
+	echo "$out" | grep -Eq '^Time: [0-9]+\.[0-9]+$'
+}
+measure "hackbench: 2 groups, 50 loops, reports its time" hackbench_time
 
 # --- the shared bandwidth accounting ---------------------------------------
 # /proc/sys/kernel/sched_ms_bandwidth: "cpuN used_ppm total_ppm" per CPU.
@@ -186,6 +237,112 @@ expect_fail "schedctl: a negative time is a usage error" \
 	2 "cannot be negative" schedctl -c bvt --unwarp -5ms -- true
 expect_fail "schedctl: a missing command exits 127" \
 	127 "" schedctl -c other -- /nonexistent
+# a set changes only what it names (read-modify-write through sched_getattr)
+schedctl_keeps() {
+	sleep 30 >/dev/null 2>&1 & p=$!
+	schedctl -c bvt -w 2048 --warp 20ms --warp-limit 5ms --unwarp 50ms --warp-signal -p $p &&
+	schedctl -c bvt --warp 10ms -p $p && schedctl -p $p > /tmp/sc.keep &&
+	schedctl -c bvt --flags none -p $p && schedctl -p $p > /tmp/sc.none; r=$?
+	kill $p
+	cat /tmp/sc.keep /tmp/sc.none
+	[ $r -eq 0 ] && grep -q "weight: 2048" /tmp/sc.keep && grep -q "warp: 10ms" /tmp/sc.keep &&
+	grep -q "warp limit: 5ms" /tmp/sc.keep && grep -q "unwarp: 50ms" /tmp/sc.keep &&
+	grep -q "flags: warp-signal" /tmp/sc.keep &&
+	grep -q "flags: none" /tmp/sc.none && grep -q "weight: 2048" /tmp/sc.none &&
+	grep -q "warp: 10ms" /tmp/sc.none
+}
+check "schedctl: a set that names only --warp keeps weight, L, U and flags; --flags none drops only the flags" \
+	schedctl_keeps
+check "schedctl: -c batch -p PID keeps the nice value 7 of a SCHED_OTHER task" \
+	sh -c 'sleep 30 >/dev/null 2>&1 & p=$!
+	       schedctl -c other --nice 7 -p $p && schedctl -c batch -p $p &&
+	       schedctl -p $p > /tmp/sc.nice; r=$?; kill $p; cat /tmp/sc.nice
+	       [ $r -eq 0 ] && grep -q SCHED_BATCH /tmp/sc.nice && grep -q "nice: 7" /tmp/sc.nice'
+# without CAP_SYS_NICE, nice 7 -> 0 would be EPERM: keeping it is allowed
+schedctl_user_batch() {
+	$T/as_user 65534 sleep 30 >/dev/null 2>&1 & u=$!
+	sleep 0.2
+	schedctl -c other --nice 7 -p $u || { kill $u; return 1; }
+	$T/as_user 65534 schedctl -c batch -p $u; r=$?
+	schedctl -p $u > /tmp/sc.user
+	kill $u
+	cat /tmp/sc.user
+	[ $r -eq 0 ] && grep -q SCHED_BATCH /tmp/sc.user && grep -q "nice: 7" /tmp/sc.user
+}
+check "schedctl: an unprivileged user moves their own nice-7 task to batch and it keeps nice 7" \
+	schedctl_user_batch
+schedctl_reset() {
+	sleep 30 >/dev/null 2>&1 & p=$!
+	schedctl -c bvt -w 2048 --warp 20ms --warp-limit 5ms --unwarp 50ms --warp-signal -p $p &&
+	schedctl --reset -c bvt --warp 10ms -p $p && schedctl -p $p > /tmp/sc.reset &&
+	schedctl -c batch --nice 7 -p $p && schedctl --reset -c batch -p $p &&
+	schedctl -p $p >> /tmp/sc.reset; r=$?
+	kill $p
+	cat /tmp/sc.reset
+	[ $r -eq 0 ] && grep -q "weight: 0" /tmp/sc.reset && grep -q "warp: 10ms" /tmp/sc.reset &&
+	grep -q "warp limit: 0 (none)" /tmp/sc.reset && grep -q "unwarp: 0$" /tmp/sc.reset &&
+	grep -q "flags: none" /tmp/sc.reset && grep -q "nice: 0" /tmp/sc.reset
+}
+check "schedctl: --reset gives every parameter it does not name its default (weight, L, U, flags, nice)" \
+	schedctl_reset
+check "schedctl: running a command starts from schedctl's own parameters (nice 5 kept into batch)" \
+	sh -c 'schedctl -c other --nice 5 -- schedctl -c batch -- sh -c "schedctl -p \$\$" > /tmp/sc.cmd
+	       cat /tmp/sc.cmd; grep -q SCHED_BATCH /tmp/sc.cmd && grep -q "nice: 5" /tmp/sc.cmd'
+expect_fail "schedctl: a time without a unit is a usage error that names the units" \
+	2 "needs a unit: ns, us, ms or s" schedctl -c bvt --warp 50 -- true
+expect_fail "schedctl: -b (chrt's SCHED_BATCH) is refused, naming -c batch and --budget" \
+	2 "use -c batch for that, or --budget" schedctl -c deadline -b 1ms -P 10ms -- true
+expect_fail "schedctl: -d (chrt's SCHED_DEADLINE) is refused, naming -c deadline and --deadline" \
+	2 "use -c deadline for that, or --deadline" schedctl -c deadline --budget 1ms -d 10ms -P 10ms -- true
+# -p PID,PID and -p repeated; a missing pid fails the call but not the others
+schedctl_pids() {
+	sleep 30 >/dev/null 2>&1 & a=$!
+	sleep 30 >/dev/null 2>&1 & b=$!
+	sleep 30 >/dev/null 2>&1 & c=$!
+	schedctl -c batch --nice 3 -p $a,$b -p $c; r=$?
+	schedctl -c idle -p $a,999999,$b; r2=$?
+	schedctl -p $a,$b -p $c > /tmp/sc.pids
+	kill $a $b $c
+	cat /tmp/sc.pids
+	[ $r -eq 0 ] && [ $r2 -eq 1 ] &&
+	[ "$(grep -c "nice: 3" /tmp/sc.pids)" -eq 3 ] &&
+	[ "$(grep -c "policy: SCHED_IDLE" /tmp/sc.pids)" -eq 2 ] &&
+	grep -q "pid $c's policy: SCHED_BATCH" /tmp/sc.pids
+}
+check "schedctl: several pids in one call (-p A,B -p C), and a missing one fails only itself" \
+	schedctl_pids
+schedctl_list_tasks() {
+	schedctl -c bvt -w 777 -- sleep 30 >/dev/null 2>&1 & p=$!
+	sleep 0.2
+	schedctl --list-tasks bvt > /tmp/sc.list; r=$?
+	schedctl --list-tasks > /tmp/sc.all || r=1
+	kill $p
+	cat /tmp/sc.list
+	[ $r -eq 0 ] && grep -Eq "^ *$p +$p +SCHED_BVT +sleep +nice=0 weight=777 " /tmp/sc.list &&
+	! grep -q SCHED_OTHER /tmp/sc.list && grep -Eq "^ +1 +1 " /tmp/sc.all &&
+	grep -Eq "^ *$p +$p +SCHED_BVT " /tmp/sc.all
+}
+check "schedctl: --list-tasks bvt lists a BVT thread with its weight, and only BVT threads" \
+	schedctl_list_tasks
+# busybox has no JSON parser: check the structure (the host test parses it)
+schedctl_json() {
+	schedctl -c bvt -w 777 --warp 5ms --warp-limit 2ms --warp-signal -- sleep 30 >/dev/null 2>&1 & p=$!
+	sleep 0.2
+	schedctl --json -p $p > /tmp/sc.json && schedctl --list-tasks bvt --json > /tmp/sc.ljson &&
+	schedctl --list --json > /tmp/sc.pjson; r=$?
+	kill $p
+	cat /tmp/sc.json /tmp/sc.ljson /tmp/sc.pjson
+	[ $r -eq 0 ] && [ "$(head -n 1 /tmp/sc.json)" = "[" ] && [ "$(tail -n 1 /tmp/sc.json)" = "]" ] &&
+	[ $(tr -cd '{' < /tmp/sc.json | wc -c) -eq $(tr -cd '}' < /tmp/sc.json | wc -c) ] &&
+	grep -q "{\"pid\": $p, \"tid\": $p, \"policy\": \"SCHED_BVT\", \"policy_nr\": 8, \"class\": \"bvt\"" /tmp/sc.json &&
+	grep -q '"weight": 777, "warp_ns": 5000000, "warp_limit_ns": 2000000, "unwarp_ns": 0, "flags": \["warp-signal"\]' /tmp/sc.json &&
+	grep -q '"ms": {"ms.class": "bvt", "ms.weight": 777, ' /tmp/sc.json &&
+	grep -q "{\"pid\": $p, \"tid\": $p, \"comm\": \"sleep\", \"policy\": \"SCHED_BVT\"" /tmp/sc.ljson &&
+	grep -q '"name": "bvt", "policy": "SCHED_BVT", "nr": 8, "available": true' /tmp/sc.pjson &&
+	grep -q '"multisched_classes": \[.*"bvt"' /tmp/sc.pjson
+}
+check "schedctl: --json of showing, --list-tasks and --list has the expected members" \
+	schedctl_json
 
 # --- the classes this kernel is built with must all accept tasks; a class
 # that regressed to refusing them would otherwise skip its whole block ------
@@ -219,7 +376,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	}
 	measure "bvt: five hogs with weights 1..5 get their proportion within 2 points over 10 s, in each of 20 runs in a row" \
 		share_runs 20 -t 10 1 2 3 4 5
-	measure "bvt: figure 2, a thread that slept 5 s shares fairly after waking (2 points)" \
+	measure "bvt: figure 2, a thread that slept 5 s shares fairly from its wakeup: over 10 s (2 points) and over the first 500 ms (2 points + C)" \
 		$T/ms_share -s 5 -t 10 1 1
 
 	# figure 3 / table 4: warped, unwarped and SCHED_FIFO wakeup latency.
@@ -242,16 +399,31 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		done > /tmp/lat
 		echo "$(cut -d' ' -f1 /tmp/lat | sort -n | sed -n 2p) $(cut -d' ' -f2 /tmp/lat | sort -n | sed -n 2p)"
 	}
-	set -- $(lat -w 0); unwarped=$1 unwarped99=$2
-	set -- $(lat -w 50000 -L 2000 -U 2000); warped=$1 warped99=$2
-	set -- $(lat -m fifo); fifo=$1 fifo99=$2
-	echo "# wakeup latency p50/p99 of a thread running 1 ms every 10 ms beside 2 CPU hogs and an interactive competitor (medians of 3 runs): unwarped ${unwarped}/${unwarped99}us, warped ${warped}/${warped99}us, SCHED_FIFO ${fifo}/${fifo99}us"
-	if [ -n "$warped" ] && [ -n "$unwarped" ] && [ -n "$fifo" ] &&
-	   [ "$warped" -lt $((unwarped / 2)) ] && [ "$warped" -lt $((fifo * 3 + 500)) ]; then
-		ok "bvt: figure 3, a warped periodic thread's median wakeup latency is under half the unwarped one and near SCHED_FIFO's"
-	else
-		notok "bvt: figure 3, a warped periodic thread's median wakeup latency is under half the unwarped one and near SCHED_FIFO's"
-	fi
+	# Figure 3 compares p95s of one 15 s run per thread (1500 samples, so
+	# a p95 is the 75th worst and no single stall of the guest decides
+	# it); p50s and p99s are printed. Without additive slack: the warp
+	# must remove at least 90% of the delay the unwarped thread has
+	# beyond SCHED_FIFO's (the competitor's run), i.e.
+	#	warped - fifo <= (unwarped - fifo) / 10
+	# A warped thread cannot match FIFO's latency exactly here: its
+	# dispatch goes through BVT's requeue and pick, which cost tens of us
+	# under TCG (about 80 us at p95).
+	# lat95 ARGS...: "p50 p95 p99" of one 15 s run
+	lat95() {
+		$T/bvt_latency -t 15 -i 1500 "$@" |
+			sed -n 's/^latency_us \([0-9]*\) \([0-9]*\) .*/\1 \2/p; s/^p95_us //p' |
+			tr '\n' ' ' | awk 'NF == 3 { print $1, $3, $2 }'
+	}
+	fig3() {
+		set -- $(lat95 -w 0); u50=$1 u95=$2 u99=$3
+		set -- $(lat95 -w 50000 -L 2000 -U 2000); w50=$1 w95=$2 w99=$3
+		set -- $(lat95 -m fifo); f50=$1 f95=$2 f99=$3
+		echo "wakeup latency p50/p95/p99 of a thread running 1 ms every 10 ms beside 2 CPU hogs and an interactive competitor (one 15 s run each): unwarped ${u50}/${u95}/${u99}us, warped ${w50}/${w95}/${w99}us, SCHED_FIFO ${f50}/${f95}/${f99}us"
+		[ -n "$u95" ] && [ -n "$w95" ] && [ -n "$f95" ] &&
+		[ $(( (w95 - f95) * 10 )) -le $((u95 - f95)) ]
+	}
+	measure "bvt: figure 3, a warped periodic thread's p95 wakeup latency is within a tenth of the unwarped thread's excess over SCHED_FIFO" \
+		fig3
 
 	# warping only in signal handlers: the periodic thread waits in
 	# sigsuspend for a POSIX timer's signal and takes its latency in the
@@ -324,16 +496,50 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		notok "bvt: a MS_FLAG_WARP_SIGNAL thread that set no L is unwarped by the default L when its handler loops"
 	fi
 
-	# table 5: the warped thread falls into an infinite loop
-	out=$($T/bvt_latency -t 8 -w 50000 -L 2000 -U 5000 -l)
-	share=$(echo "$out" | sed -n 's/^hogs_share \([0-9]*\).*/\1/p')
-	hits=$(echo "$out" | sed -n 's/^L_hits \([0-9]*\)/\1/p')
-	echo "# looping warped thread: hogs kept ${share}% (fair share 66.7%), L hits ${hits}"
-	if [ -n "$share" ] && [ "$share" -ge 63 ] && [ "$share" -le 70 ] && [ "${hits:-0}" -ge 1 ]; then
-		ok "bvt: table 5, a looping warped thread is unwarped at L and the others keep their 2/3 share"
-	else
-		notok "bvt: table 5, a looping warped thread is unwarped at L and the others keep their 2/3 share"
-	fi
+	# tables 4 and 5: rt (weight 108 of 2156, 5%; W 1 s; L 2 ms) runs
+	# 500 us every 10 ms beside int (1024, 3 ms every 10 ms) and cont
+	# (1024, a hog), then falls into an infinite loop (bvt_table5.c). After
+	# L it is an ordinary thread of weight 108, so, from the weights:
+	#  - rt gets at most its weight's part of what int leaves,
+	#    (100 - int%) * 108 / 1132, and int keeps its share; 2 points, as
+	#    the share tests allow;
+	#  - int waits at most for rt's one warped stretch L and then, waking
+	#    C behind SVT, preempts as it did before the loop: its p99 stays
+	#    within its p99 before the loop + L + C + one tick (the paper's int
+	#    kept its 10 ms, its L check granularity).
+	# The same run without L (-L 0) must break that bound: rt stays warped
+	# and, at the start of its loop, runs W * 108 / 1024 (about 105 ms)
+	# with int waiting. A failing bound is kept for the contrast.
+	table5_check() {
+		$T/bvt_table5 -L 2000 > /tmp/t5 || return 1
+		cat /tmp/t5
+		# "table N (...): share rt X% int Y% cont Z%"
+		set -- $(awk '/^table 4/ { sub("%", "", $9); i1 = $9 }
+			/^table 5/ { sub("%", "", $7); sub("%", "", $9); rt = $7; i2 = $9 }
+			/int latency_us/ { p[++n] = $4 }
+			END { print rt, i1, i2, p[1], p[2] }' /tmp/t5)
+		[ $# -eq 5 ] || return 1
+		C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
+		bound=$(($4 + 2000 + C / 1000 + 1000))
+		echo "rt ${1}% (at most (100 - $3) * 108 / 1132 + 2), int ${2}% then ${3}% (2 points), int p99 ${4} then ${5} us (bound $bound)"
+		awk -v rt=$1 -v i1=$2 -v i2=$3 'BEGIN {
+			exit !(rt <= (100 - i2) * 108 / 1132 + 2 &&
+			       i2 - i1 <= 2 && i1 - i2 <= 2) }' &&
+		echo "$bound" > /tmp/t5.bound
+		[ "$5" -le "$bound" ]
+	}
+	measure "bvt: table 5, a looping warped thread of weight 5% is unwarped at L: it gets its weight's share, int keeps its share (2 points) and its p99 within p99 before + L + C + tick" \
+		table5_check
+	table5_no_limit() {
+		bound=$(cat /tmp/t5.bound 2>/dev/null) || bound=$((2000 + 2000 + 1000 + 1000))
+		$T/bvt_table5 -L 0 > /tmp/t5 || return 1
+		cat /tmp/t5
+		p99=$(awk '/int latency_us/ { p = $4 } END { print p }' /tmp/t5)
+		echo "without L: int p99 during the loop $p99 us, the bound with L $bound us"
+		[ -n "$p99" ] && [ "$p99" -gt "$bound" ]
+	}
+	measure "bvt: table 5 contrast, the same loop without L breaks int's latency bound (rt stays warped)" \
+		table5_no_limit
 	out=$($T/bvt_latency -t 8 -m fifo -l)
 	share=$(echo "$out" | sed -n 's/^hogs_share \([0-9]*\).*/\1/p')
 	echo "# the same loop under SCHED_FIFO: hogs kept ${share}%"
@@ -494,6 +700,20 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		       echo 0 > $m && grep -qx 0 $m && echo 1 > $m && grep -qx 1 $m &&
 		       echo 2048 > $w && grep -qx 2048 $w; r=$?
 		       echo $mode > $m; echo $weight > $w; exit $r'
+	# what each parameter does, not only that its sysctl reads back
+	# (bvt_behave.c gives each bound's derivation)
+	measure "bvt: U, a warped thread waking every 2 ms with U 20 ms warps at most once per U (>= 45 warps in 2 s, none closer than U); with U 0 at >= 90% of its wakeups" \
+		$T/bvt_behave unwarp
+	measure "bvt: MS_FLAG_WARP_OFF keeps W (sched_getattr reads it) but none of 100 wakeups warps; without the flag >= 90 do" \
+		$T/bvt_behave warpoff
+	measure "bvt: C, direct switches between two equal hogs stay within their CPU time / 2C + interruptions + 1, for C 2 ms and 8 ms" \
+		$T/bvt_behave csw
+	measure "bvt: M, a spinner moved beside a hog waits M longer to run with M 20 ms than with M 0 (medians of 7 moves, two ticks)" \
+		$T/bvt_behave migrate
+	measure "bvt: mcu, 200 runs of 200 us are charged a whole 5 ms mcu each (A grows >= 0.9 s and >= 10x the CPU time); with mcu 0 <= 2x" \
+		$T/bvt_behave mcu
+	measure "bvt: best-effort modes, with a 10 ms threshold a W 5 ms thread lifts the aggregate only in direct mode, a W 50 ms one in both" \
+		$T/bvt_behave bemode
 	expect_fail "bvt: an unprivileged raise of weight is EPERM (RLIMIT_RTPRIO 1)" 1 "needs CAP_SYS_NICE" \
 		$T/as_user -r 1 65534 schedctl -c bvt -w 5000 -- true
 	check "bvt: an unprivileged thread may lower its weight (RLIMIT_RTPRIO 1)" \
@@ -518,7 +738,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		for args in "--warp-limit 5ms --unwarp 5ms --warp-signal" \
 			    "--warp-limit 0ns --unwarp 5ms --warp-signal" \
 			    "--warp-limit 2ms --unwarp 1ms --warp-signal" \
-			    "--warp-limit 2ms --unwarp 5ms"; do
+			    "--warp-limit 2ms --unwarp 5ms --flags none"; do
 			out=$($T/as_user -r 1 65534 schedctl -c bvt --warp 10ms $args -p $u 2>&1)
 			rc=$?
 			echo "$args: exit $rc: $out"
@@ -526,9 +746,9 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		done
 		$T/as_user -r 1 65534 schedctl -c bvt --warp 10ms --warp-limit 1ms --unwarp 10ms --warp-signal -p $u ||
 			{ echo "tightening refused"; r=1; }
-		$T/as_user -r 1 65534 schedctl -c bvt -p $u || { echo "giving up the warp refused"; r=1; }
+		$T/as_user -r 1 65534 schedctl --reset -c bvt -p $u || { echo "giving up the warp refused"; r=1; }
 		# a --warp-signal thread without an L has the default 10 ms one
-		schedctl -c bvt --warp 10ms --warp-signal -p $u || r=1
+		schedctl --reset -c bvt --warp 10ms --warp-signal -p $u || r=1
 		out=$($T/as_user -r 1 65534 schedctl -c bvt --warp 10ms --warp-limit 10s --warp-signal -p $u 2>&1)
 		rc=$?
 		echo "--warp-signal, no L, then --warp-limit 10s: exit $rc: $out"

@@ -59,6 +59,12 @@ static_assert(sizeof(struct sched_attr) == SCHED_ATTR_SIZE_VER2,
 #ifndef SCHED_FLAG_RESET_ON_FORK
 #define SCHED_FLAG_RESET_ON_FORK	0x01
 #endif
+#ifndef SCHED_FLAG_RECLAIM
+#define SCHED_FLAG_RECLAIM		0x02
+#endif
+#ifndef SCHED_FLAG_DL_OVERRUN
+#define SCHED_FLAG_DL_OVERRUN		0x04
+#endif
 
 #define PROC_MS_CLASSES		"/proc/sys/kernel/sched_ms_classes"
 #define PROC_NORMAL_CLASS	"/proc/sys/kernel/sched_normal_class"
@@ -132,12 +138,36 @@ static const struct {
 	{ "feedback", MS_FLAG_RBS_FEEDBACK },
 };
 
-/* What a set operation asks for, shared by every task it touches. */
+/* The parameters a set names: bits of struct request's @named. */
+#define NAMED_NICE		0x001
+#define NAMED_PRIO		0x002
+#define NAMED_WEIGHT		0x004
+#define NAMED_WARP		0x008
+#define NAMED_WARP_LIMIT	0x010
+#define NAMED_UNWARP		0x020
+#define NAMED_FLAGS		0x040	/* --flags: the exact set */
+#define NAMED_RUNTIME		0x080
+#define NAMED_PERIOD		0x100
+#define NAMED_DEADLINE		0x200
+
+/*
+ * What a set operation asks for, shared by every task it touches. Each
+ * task's request is built from it and the task's current parameters by
+ * build_attr().
+ */
 struct request {
 	const struct policy *pol;
-	struct sched_attr attr;
+	struct sched_attr attr;		/* the values of the named parameters */
+	unsigned int named;		/* NAMED_* */
+	unsigned int add_flags;		/* MS_FLAG_* of --warp-off and the like */
+	bool reset_on_fork;		/* -R */
+	bool reset;			/* --reset: start from the defaults */
 	bool verbose;
 };
+
+/* --json: the show and list forms print JSON; see json_item(). */
+static bool json;
+static unsigned int json_items;
 
 static bool is_ms(const struct policy *pol)
 {
@@ -172,10 +202,17 @@ static void __printf(1, 2) __noreturn usage_error(const char *fmt, ...)
 static void print_help(void)
 {
 	fputs("Usage:\n"
-	      "  schedctl [options] [--] COMMAND [ARG...]   run COMMAND under a policy\n"
-	      "  schedctl [options] -p PID                  set the policy of PID\n"
-	      "  schedctl [-a] [-v] -p PID                  show the policy of PID\n"
-	      "  schedctl --list                            list the policies\n"
+	      "  schedctl [options] -c CLASS [--] COMMAND [ARG...]  run COMMAND in CLASS\n"
+	      "  schedctl [options] -c CLASS -p PID[,PID...]        set the policy of PIDs\n"
+	      "  schedctl [-a] [-v] [--json] -p PID[,PID...]        show the policy of PIDs\n"
+	      "  schedctl --list-tasks [CLASS] [--json]             list threads and parameters\n"
+	      "  schedctl --list [--json]                           list the policies\n"
+	      "\n"
+	      "A set changes only what it names. In the same class (other, batch and\n"
+	      "idle count as one, as do fifo and rr) the other parameters keep their\n"
+	      "values; entering another class they take its defaults, but the nice\n"
+	      "value and reset-on-fork are kept. COMMAND starts from schedctl's own.\n"
+	      "--reset starts from the defaults instead, nice 0 included.\n"
 	      "\n"
 	      "Policy:\n"
 	      "  -c, --class NAME      other (normal), batch, idle, fifo, rr, deadline,\n"
@@ -193,22 +230,33 @@ static void print_help(void)
 	      "      --periodic        bebs: periodic real-time task, admitted\n"
 	      "      --io-server       rbs: priority-inheritance I/O server\n"
 	      "      --feedback        rbs: rbs_ctl sets proportion and period\n"
-	      "  -b, --budget TIME|N%  runtime per period (bebs, rbs, deadline);\n"
+	      "      --flags LIST      the class flags are exactly LIST, names of the\n"
+	      "                        six flag options above with commas, or none;\n"
+	      "                        the flag options add to it\n"
+	      "      --budget TIME|N%  runtime per period (bebs, rbs, deadline);\n"
 	      "                        N% is that share of --period\n"
 	      "  -P, --period TIME     period (bebs, rbs, deadline)\n"
-	      "  -d, --deadline TIME   relative deadline (deadline; default: --period)\n"
+	      "      --deadline TIME   relative deadline (deadline; default: --period)\n"
 	      "  -R, --reset-on-fork   children return to SCHED_OTHER and nice 0\n"
+	      "      --reset           unnamed parameters take their defaults\n"
+	      "  -b, -d                refused: in chrt they choose SCHED_BATCH and\n"
+	      "                        SCHED_DEADLINE; use -c batch, -c deadline,\n"
+	      "                        --budget or --deadline\n"
 	      "\n"
 	      "Other options:\n"
-	      "  -p, --pid PID         operate on PID instead of running a COMMAND\n"
-	      "  -a, --all-tasks       with -p, operate on every thread of PID\n"
+	      "  -p, --pid PID[,PID...]  operate on these PIDs instead of running a\n"
+	      "                        COMMAND; -p may be given more than once\n"
+	      "  -a, --all-tasks       with -p, operate on every thread of each PID\n"
+	      "      --list-tasks [CLASS]  list every thread in the system (in CLASS)\n"
+	      "                        with its parameters\n"
 	      "  -l, --list            list the policies and which this kernel accepts\n"
+	      "      --json            print JSON when showing and listing\n"
 	      "  -v, --verbose         show the parameters before and after a change\n"
 	      "  -h, --help            show this help and exit\n"
 	      "  -V, --version         show the version and exit\n"
 	      "\n"
 	      "TIME is a decimal number with a unit: ns, us, ms or s (1.5ms, 250us);\n"
-	      "without a unit it is in nanoseconds.\n"
+	      "only 0 may go without one.\n"
 	      "\n"
 	      "Exit status: 0 success, 1 failure, 2 usage error, 127 COMMAND could not\n"
 	      "be run; when COMMAND runs, its own exit status.\n"
@@ -273,6 +321,7 @@ static enum parse_result parse_fixed(const char **sp, unsigned int exp,
 	return PARSE_OK;
 }
 
+/* The empty suffix is for 0 alone: parse_time_of() refuses other numbers. */
 static const struct {
 	const char *suffix;
 	unsigned int exp;	/* nanoseconds per unit, as a power of ten */
@@ -309,6 +358,10 @@ static unsigned long long parse_time_of(const char *opt, const char *arg,
 	if (i == ARRAY_SIZE(time_units))
 		usage_error("invalid %s '%s': unknown unit '%s' (use ns, us, ms or s)",
 			    opt, arg, s);
+	/* A bare number would be nanoseconds: ask for the unit, but for 0. */
+	if (!*s && strspn(num, "0.") != (size_t)(s - num))
+		usage_error("invalid %s '%s': a time needs a unit: ns, us, ms or s (e.g. %sms)",
+			    opt, arg, arg);
 
 	p = num;
 	res = parse_fixed(&p, time_units[i].exp, &ns);
@@ -394,6 +447,67 @@ static long long parse_int(const char *opt, const char *arg,
 		usage_error("invalid %s '%s': out of range (%lld..%lld)",
 			    opt, arg, min, max);
 	return v;
+}
+
+#define MSG_BAD_FLAG	"invalid --flags '%s': unknown flag '%s' (warp-off, warp-signal, reserved, periodic, io-server, feedback or none)"
+
+/* Parse --flags LIST: "none" or flag names separated by commas. */
+static unsigned int parse_flags(const char *arg)
+{
+	char *copy, *tok, *save;
+	unsigned int flags = 0;
+	size_t i;
+
+	if (!strcmp(arg, "none"))
+		return 0;
+	copy = strdup(arg);
+	if (!copy) {
+		msg("out of memory");
+		exit(1);
+	}
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < ARRAY_SIZE(ms_flag_names); i++)
+			if (!strcmp(tok, ms_flag_names[i].name))
+				break;
+		if (i == ARRAY_SIZE(ms_flag_names))
+			usage_error(MSG_BAD_FLAG, arg, tok);
+		flags |= ms_flag_names[i].flag;
+	}
+	free(copy);
+	return flags;
+}
+
+/* The pids of -p, which takes PID[,PID...] and may be repeated. */
+static pid_t *pids;
+static size_t npids;
+
+static void add_pids(const char *arg)
+{
+	const char *s = arg, *end;
+	char tok[32];
+	size_t len;
+	pid_t *p;
+
+	for (;;) {
+		end = strchr(s, ',');
+		len = end ? (size_t)(end - s) : strlen(s);
+		if (len >= sizeof(tok))
+			usage_error("invalid --pid '%.*s': out of range (1..%d)",
+				    (int)len, s, INT_MAX);
+		memcpy(tok, s, len);
+		tok[len] = '\0';
+		p = realloc(pids, (npids + 1) * sizeof(*pids));
+		if (!p) {
+			msg("out of memory");
+			exit(1);
+		}
+		pids = p;
+		pids[npids++] = parse_int("--pid", tok, 1, INT_MAX);
+		if (!end)
+			break;
+		s = end + 1;
+	}
 }
 
 static const struct policy *policy_by_name(const char *name)
@@ -653,6 +767,281 @@ static void show_time(pid_t tid, const char *when, const char *what,
 	putchar('\n');
 }
 
+/* Say why get_attr() failed for @tid; a @thread that has gone is no failure. */
+static int get_failed(pid_t tid, bool thread)
+{
+	if (errno == ESRCH && thread)
+		return 0;
+	if (errno == ESRCH)
+		msg("no such process %d", tid);
+	else
+		msg("cannot get the parameters of pid %d: %s", tid,
+		    strerror(errno));
+	return 1;
+}
+
+/* SCHED_BVT, or SCHED_EXT, or "unknown (N)". */
+static const char *policy_sname(char *buf, size_t len, unsigned int nr)
+{
+	const struct policy *pol = policy_by_nr(nr);
+
+	if (pol)
+		return pol->sname;
+	if (nr == SCHED_EXT)
+		return "SCHED_EXT";
+	snprintf(buf, len, "unknown (%u)", nr);
+	return buf;
+}
+
+/*
+ * The nice value of @tid, whose parameters are @a: sched_getattr() reports
+ * it for the time-sharing and multisched policies, getpriority() for all.
+ */
+static int task_nice(pid_t tid, const struct sched_attr *a)
+{
+	const struct policy *pol = policy_by_nr(a->sched_policy);
+	int nice;
+
+	if (!pol || (pol->kind != K_RT && pol->kind != K_DL))
+		return a->sched_nice;
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, tid);
+	return errno ? 0 : nice;
+}
+
+/* ---- JSON ----------------------------------------------------------- */
+
+/* Begin the next object of the array that json_end() closes. */
+static void json_item(void)
+{
+	fputs(json_items++ ? ",\n  " : "[\n  ", stdout);
+}
+
+static void json_end(void)
+{
+	fputs(json_items ? "\n]\n" : "[]\n", stdout);
+}
+
+/* The length of the UTF-8 sequence at @s, or 0 if it is not a valid one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* A NUL is no continuation byte: this stops at the end. */
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* No overlong forms, surrogates or code points above U+10FFFF. */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/* @str as a JSON string; a byte that is not UTF-8 is taken as Latin-1. */
+static void json_string(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
+	putchar('"');
+	while (*s) {
+		n = *s >= 0x80 ? utf8_len(s) : 0;
+		if (n) {
+			fwrite(s, 1, n, stdout);
+			s += n;
+		} else if (*s == '"' || *s == '\\') {
+			printf("\\%c", *s++);
+		} else if (*s >= 0x20 && *s < 0x7f) {
+			putchar(*s++);
+		} else {
+			printf("\\u%04x", *s++);
+		}
+	}
+	putchar('"');
+}
+
+/* ", "KEY": " before a member's value: every object starts with "pid". */
+static void json_key(const char *key)
+{
+	printf(", \"%s\": ", key);
+}
+
+static void json_flags(unsigned int flags)
+{
+	bool first = true;
+	size_t i;
+
+	json_key("flags");
+	putchar('[');
+	for (i = 0; i < ARRAY_SIZE(ms_flag_names); i++) {
+		if (!(flags & ms_flag_names[i].flag))
+			continue;
+		flags &= ~ms_flag_names[i].flag;
+		printf("%s\"%s\"", first ? "" : ", ", ms_flag_names[i].name);
+		first = false;
+	}
+	if (flags)
+		printf("%s\"0x%x\"", first ? "" : ", ", flags);
+	putchar(']');
+}
+
+/* Is @s a JSON integer (no sign but '-', no leading zeros)? */
+static bool json_integer(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!isdigit((unsigned char)*s) || (s[0] == '0' && s[1]))
+		return false;
+	while (isdigit((unsigned char)*s))
+		s++;
+	return !*s;
+}
+
+/* The "ms." lines of /proc/<pid>/task/<tid>/sched as the "ms" object. */
+static void json_ms_stats(pid_t pid, pid_t tid)
+{
+	char path[64], *line = NULL, *key, *val, *end;
+	bool first = true;
+	size_t cap = 0;
+	FILE *f;
+
+	json_key("ms");
+	putchar('{');
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", pid, tid);
+	f = fopen(path, "re");
+	while (f && getline(&line, &cap, f) > 0) {
+		if (strncmp(line, "ms.", 3))
+			continue;
+		val = strchr(line, ':');
+		if (!val)
+			continue;
+		key = line;
+		end = val;
+		while (end > key && isspace((unsigned char)end[-1]))
+			end--;
+		*end = '\0';
+		val++;
+		while (isspace((unsigned char)*val))
+			val++;
+		end = val + strlen(val);
+		while (end > val && isspace((unsigned char)end[-1]))
+			end--;
+		*end = '\0';
+		fputs(first ? "" : ", ", stdout);
+		first = false;
+		json_string(key);
+		fputs(": ", stdout);
+		if (json_integer(val))
+			fputs(val, stdout);
+		else
+			json_string(val);
+	}
+	putchar('}');
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+/*
+ * @tid, a thread of @pid, with its parameters @a as one JSON object; with
+ * its command name if @comm, with the "ms." statistics if @stats.
+ */
+static void json_task(pid_t pid, pid_t tid, const char *comm,
+		      const struct sched_attr *a, bool stats)
+{
+	const struct policy *pol = policy_by_nr(a->sched_policy);
+	char buf[256];
+
+	json_item();
+	printf("{\"pid\": %d, \"tid\": %d", pid, tid);
+	if (comm) {
+		json_key("comm");
+		json_string(comm);
+	}
+	json_key("policy");
+	json_string(policy_sname(buf, sizeof(buf), a->sched_policy));
+	json_key("policy_nr");
+	printf("%u", a->sched_policy);
+	json_key("class");
+	if (pol)
+		json_string(pol->name);
+	else
+		fputs(a->sched_policy == SCHED_EXT ? "\"ext\"" : "null", stdout);
+	json_key("reset_on_fork");
+	fputs(a->sched_flags & SCHED_FLAG_RESET_ON_FORK ? "true" : "false",
+	      stdout);
+	json_key("attr_size");
+	printf("%u", a->size);
+	json_key("nice");
+	printf("%d", task_nice(tid, a));
+
+	switch (pol ? pol->kind : K_NORMAL) {
+	case K_NORMAL:
+		if (a->sched_weight) {
+			json_key("weight");
+			printf("%u", a->sched_weight);
+		}
+		if ((a->sched_policy == SCHED_OTHER ||
+		     a->sched_policy == SCHED_BATCH) &&
+		    read_line(PROC_NORMAL_CLASS, buf, sizeof(buf))) {
+			json_key("normal_class");
+			json_string(buf);
+		}
+		break;
+	case K_RT:
+		json_key("priority");
+		printf("%u", a->sched_priority);
+		break;
+	case K_DL:
+		json_key("runtime_ns");
+		printf("%llu", (unsigned long long)a->sched_runtime);
+		json_key("deadline_ns");
+		printf("%llu", (unsigned long long)a->sched_deadline);
+		json_key("period_ns");
+		printf("%llu", (unsigned long long)a->sched_period);
+		break;
+	case K_BVT:
+		json_key("weight");
+		printf("%u", a->sched_weight);
+		json_key("warp_ns");
+		printf("%lld", (long long)a->sched_warp);
+		json_key("warp_limit_ns");
+		printf("%llu", (unsigned long long)a->sched_warp_limit);
+		json_key("unwarp_ns");
+		printf("%llu", (unsigned long long)a->sched_unwarp);
+		json_flags(a->sched_ms_flags);
+		break;
+	case K_VTRR:
+		json_key("weight");
+		printf("%u", a->sched_weight);
+		break;
+	case K_BEBS:
+	case K_RBS:
+		json_key("weight");
+		printf("%u", a->sched_weight);
+		json_key("budget_ns");
+		printf("%llu", (unsigned long long)a->sched_runtime);
+		json_key("period_ns");
+		printf("%llu", (unsigned long long)a->sched_period);
+		json_flags(a->sched_ms_flags);
+		break;
+	}
+	if (stats)
+		json_ms_stats(pid, tid);
+	putchar('}');
+}
+
+/* ---- showing -------------------------------------------------------- */
+
 /*
  * Show the parameters of @tid, a thread of @pid; @when is "", "old " or
  * "new ". A @thread that has gone is skipped in silence.
@@ -664,25 +1053,16 @@ static int show_task(pid_t pid, pid_t tid, const char *when, bool verbose,
 	struct sched_attr a;
 	char buf[256];
 
-	if (get_attr(tid, &a)) {
-		if (errno == ESRCH && thread)
-			return 0;
-		if (errno == ESRCH)
-			msg("no such process %d", tid);
-		else
-			msg("cannot get the parameters of pid %d: %s", tid,
-			    strerror(errno));
-		return 1;
+	if (get_attr(tid, &a))
+		return get_failed(tid, thread);
+	if (json) {
+		json_task(pid, tid, NULL, &a, true);
+		return 0;
 	}
 	pol = policy_by_nr(a.sched_policy);
 
-	printf("pid %d's %spolicy: ", tid, when);
-	if (pol)
-		fputs(pol->sname, stdout);
-	else if (a.sched_policy == SCHED_EXT)
-		fputs("SCHED_EXT", stdout);
-	else
-		printf("unknown (%u)", a.sched_policy);
+	printf("pid %d's %spolicy: %s", tid, when,
+	       policy_sname(buf, sizeof(buf), a.sched_policy));
 	if (a.sched_flags & SCHED_FLAG_RESET_ON_FORK)
 		fputs("|SCHED_RESET_ON_FORK", stdout);
 	putchar('\n');
@@ -741,6 +1121,152 @@ static int show_task(pid_t pid, pid_t tid, const char *when, bool verbose,
 	return 0;
 }
 
+/* Append printf-style to @buf of @len, which holds @*off characters. */
+static void __printf(4, 5) append(char *buf, size_t len, size_t *off,
+				  const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*off += n;
+}
+
+/* The parameters of @tid, whose attributes are @a, as "name=value" words. */
+static const char *fmt_params(char *buf, size_t len, pid_t tid,
+			      const struct sched_attr *a)
+{
+	const struct policy *pol = policy_by_nr(a->sched_policy);
+	char t1[32], t2[32], t3[32], f[128];
+	size_t off = 0;
+
+	buf[0] = '\0';
+	switch (pol ? pol->kind : K_NORMAL) {
+	case K_NORMAL:
+		append(buf, len, &off, "nice=%d", a->sched_nice);
+		if (a->sched_weight)
+			append(buf, len, &off, " weight=%u", a->sched_weight);
+		break;
+	case K_RT:
+		append(buf, len, &off, "prio=%u", a->sched_priority);
+		break;
+	case K_DL:
+		append(buf, len, &off, "runtime=%s deadline=%s period=%s",
+		       fmt_time(t1, sizeof(t1), a->sched_runtime),
+		       fmt_time(t2, sizeof(t2), a->sched_deadline),
+		       fmt_time(t3, sizeof(t3), a->sched_period));
+		break;
+	case K_BVT:
+		append(buf, len, &off,
+		       "nice=%d weight=%u warp=%s warp-limit=%s unwarp=%s flags=%s",
+		       task_nice(tid, a), a->sched_weight,
+		       fmt_stime(t1, sizeof(t1), a->sched_warp),
+		       fmt_time(t2, sizeof(t2), a->sched_warp_limit),
+		       fmt_time(t3, sizeof(t3), a->sched_unwarp),
+		       fmt_flags(f, sizeof(f), a->sched_ms_flags));
+		break;
+	case K_VTRR:
+		append(buf, len, &off, "nice=%d weight=%u", task_nice(tid, a),
+		       a->sched_weight);
+		break;
+	case K_BEBS:
+	case K_RBS:
+		append(buf, len, &off,
+		       "nice=%d weight=%u budget=%s period=%s flags=%s",
+		       task_nice(tid, a), a->sched_weight,
+		       fmt_time(t1, sizeof(t1), a->sched_runtime),
+		       fmt_time(t2, sizeof(t2), a->sched_period),
+		       fmt_flags(f, sizeof(f), a->sched_ms_flags));
+		break;
+	}
+	if (a->sched_flags & SCHED_FLAG_RESET_ON_FORK)
+		append(buf, len, &off, " reset-on-fork");
+	return buf;
+}
+
+/* The number in a /proc directory entry's name, or 0 if it is none. */
+static pid_t proc_number(const char *name)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)*name))
+		return 0;
+	v = strtol(name, &end, 10);
+	return *end || v <= 0 || v > INT_MAX ? 0 : v;
+}
+
+/* One line, or JSON object, per thread of @pid that is in @filter's policy. */
+static int list_threads(pid_t pid, const struct policy *filter)
+{
+	char path[64], comm[64], buf[256], params[256];
+	struct sched_attr a;
+	struct dirent *de;
+	int ret = 0;
+	pid_t tid;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;	/* it has exited */
+	while ((de = readdir(dir))) {
+		tid = proc_number(de->d_name);
+		if (!tid)
+			continue;
+		if (get_attr(tid, &a)) {
+			ret |= get_failed(tid, true);
+			continue;
+		}
+		if (filter && a.sched_policy != filter->nr)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+		if (!read_line(path, comm, sizeof(comm)))
+			continue;	/* it has exited */
+		if (json)
+			json_task(pid, tid, comm, &a, false);
+		else
+			printf("%7d %7d %-15s %-16s %s\n", pid, tid,
+			       policy_sname(buf, sizeof(buf), a.sched_policy),
+			       comm, fmt_params(params, sizeof(params), tid,
+						&a));
+	}
+	closedir(dir);
+	return ret;
+}
+
+/* --list-tasks: every thread in the system, or those in @filter's policy. */
+static int list_tasks(const struct policy *filter)
+{
+	struct dirent *de;
+	int ret = 0;
+	pid_t pid;
+	DIR *dir;
+
+	dir = opendir("/proc");
+	if (!dir) {
+		msg("cannot list /proc: %s", strerror(errno));
+		return 1;
+	}
+	if (!json)
+		printf("%7s %7s %-15s %-16s %s\n", "PID", "TID", "POLICY",
+		       "COMMAND", "PARAMETERS");
+	while ((de = readdir(dir))) {
+		pid = proc_number(de->d_name);
+		if (pid)
+			ret |= list_threads(pid, filter);
+	}
+	closedir(dir);
+	if (json)
+		json_end();
+	return ret;
+}
+
 /* ---- explaining failures ------------------------------------------ */
 
 /* Messages too long for their call; a #define keeps each one whole. */
@@ -756,9 +1282,8 @@ static int show_task(pid_t pid, pid_t tid, const char *when, bool verbose,
 #define MSG_EBUSY_DL		"admission control refused: not enough SCHED_DEADLINE bandwidth left (see /proc/sys/kernel/sched_rt_{runtime,period}_us)"
 #define MSG_EBUSY_ALL_CPUS	"admission control refused: the reservations of every CPU pid %d may use are full"
 
-static void explain_einval(const struct request *req)
+static void explain_einval(const struct policy *pol)
 {
-	const struct policy *pol = req->pol;
 	char classes[256], a[32], b[32], c[32], d[32];
 	char weight[64];
 
@@ -831,10 +1356,9 @@ static bool needs_rtprio(const struct policy *pol, pid_t pid, pid_t tid)
 	return !prlimit(pid, RLIMIT_RTPRIO, NULL, &rl) && rl.rlim_cur == 0;
 }
 
-static void explain_eperm(const struct request *req, pid_t pid, pid_t tid)
+static void explain_eperm(const struct policy *pol,
+			  const struct sched_attr *attr, pid_t pid, pid_t tid)
 {
-	const struct policy *pol = req->pol;
-	const struct sched_attr *attr = &req->attr;
 	struct rlimit rl;
 	char limit[64] = "";
 
@@ -896,16 +1420,16 @@ static void explain_eperm(const struct request *req, pid_t pid, pid_t tid)
  * the kernel has it, holds "cpuN used_ppm total_ppm" per CPU; compare
  * those the target may run on with what it asked for.
  */
-static void explain_ebusy(const struct request *req, pid_t tid)
+static void explain_ebusy(const struct policy *pol,
+			  const struct sched_attr *attr, pid_t tid)
 {
-	const struct sched_attr *attr = &req->attr;
 	unsigned long long used, total, asked = 0, period;
 	char line[128], a[32], b[32], c[32];
 	unsigned int cpu, nfull = 0, ncpus = 0, full_cpu = 0;
 	cpu_set_t mask;
 	FILE *f;
 
-	if (req->pol->kind == K_DL) {
+	if (pol->kind == K_DL) {
 		msg(MSG_EBUSY_DL);
 		return;
 	}
@@ -964,8 +1488,9 @@ static void explain_ebusy(const struct request *req, pid_t tid)
 	fclose(f);
 }
 
-static void explain(int err, const struct request *req, pid_t pid,
-		    pid_t tid)
+/* Why sched_setattr() of @attr, for @pol, failed for @tid with @err. */
+static void explain(int err, const struct policy *pol,
+		    const struct sched_attr *attr, pid_t pid, pid_t tid)
 {
 	switch (err) {
 	case ESRCH:
@@ -975,19 +1500,19 @@ static void explain(int err, const struct request *req, pid_t pid,
 		msg("kernel does not know the extended sched_attr (is this a multisched kernel?)");
 		break;
 	case EINVAL:
-		explain_einval(req);
+		explain_einval(pol);
 		break;
 	case EPERM:
-		explain_eperm(req, pid, tid);
+		explain_eperm(pol, attr, pid, tid);
 		break;
 	case EBUSY:
-		explain_ebusy(req, tid);
+		explain_ebusy(pol, attr, tid);
 		break;
 	case EOPNOTSUPP:
-		msg(MSG_ENOTSUP, req->pol->sname);
+		msg(MSG_ENOTSUP, pol->sname);
 		break;
 	default:
-		msg("cannot set %s for pid %d: %s", req->pol->sname, tid,
+		msg("cannot set %s for pid %d: %s", pol->sname, tid,
 		    strerror(err));
 		break;
 	}
@@ -995,10 +1520,97 @@ static void explain(int err, const struct request *req, pid_t pid,
 
 /* ---- operations ---------------------------------------------------- */
 
+/*
+ * The structure to send for a task whose current parameters are @cur, or
+ * NULL for --reset. A parameter @req names has its value; one it does not
+ * keeps @cur's when the task stays in the class (see struct policy's
+ * kinds: other, batch and idle are one class here, as are fifo and rr)
+ * and is left at its default otherwise, except the nice value and
+ * reset-on-fork, which are always kept. A deadline task's deadline
+ * defaults to its period.
+ */
+static void build_attr(const struct request *req, pid_t tid,
+		       const struct sched_attr *cur, struct sched_attr *attr)
+{
+	const struct policy *now = cur ? policy_by_nr(cur->sched_policy) :
+					 NULL;
+	const struct sched_attr *n = &req->attr;
+	bool same = now && now->kind == req->pol->kind;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->sched_policy = req->pol->nr;
+	if (cur) {
+		attr->sched_nice = task_nice(tid, cur);
+		attr->sched_flags = cur->sched_flags & SCHED_FLAG_RESET_ON_FORK;
+	}
+	if (same) {
+		switch (req->pol->kind) {
+		case K_NORMAL:
+			/* sched_runtime is the fair slice: not ours to send. */
+			break;
+		case K_RT:
+			attr->sched_priority = cur->sched_priority;
+			break;
+		case K_DL:
+			attr->sched_flags |= cur->sched_flags &
+					     (SCHED_FLAG_RECLAIM |
+					      SCHED_FLAG_DL_OVERRUN);
+			attr->sched_runtime = cur->sched_runtime;
+			attr->sched_deadline = cur->sched_deadline;
+			attr->sched_period = cur->sched_period;
+			break;
+		case K_BVT:
+		case K_VTRR:
+		case K_BEBS:
+		case K_RBS:
+			attr->sched_weight = cur->sched_weight;
+			attr->sched_ms_flags = cur->sched_ms_flags;
+			attr->sched_warp = cur->sched_warp;
+			attr->sched_warp_limit = cur->sched_warp_limit;
+			attr->sched_unwarp = cur->sched_unwarp;
+			attr->sched_runtime = cur->sched_runtime;
+			attr->sched_deadline = cur->sched_deadline;
+			attr->sched_period = cur->sched_period;
+			break;
+		}
+	}
+
+	if (req->named & NAMED_NICE)
+		attr->sched_nice = n->sched_nice;
+	if (req->named & NAMED_PRIO)
+		attr->sched_priority = n->sched_priority;
+	if (req->named & NAMED_WEIGHT)
+		attr->sched_weight = n->sched_weight;
+	if (req->named & NAMED_WARP)
+		attr->sched_warp = n->sched_warp;
+	if (req->named & NAMED_WARP_LIMIT)
+		attr->sched_warp_limit = n->sched_warp_limit;
+	if (req->named & NAMED_UNWARP)
+		attr->sched_unwarp = n->sched_unwarp;
+	if (req->named & NAMED_FLAGS)
+		attr->sched_ms_flags = n->sched_ms_flags;
+	attr->sched_ms_flags |= req->add_flags;
+	if (req->named & NAMED_RUNTIME)
+		attr->sched_runtime = n->sched_runtime;
+	if (req->named & NAMED_PERIOD)
+		attr->sched_period = n->sched_period;
+	if (req->named & NAMED_DEADLINE)
+		attr->sched_deadline = n->sched_deadline;
+	else if (req->pol->kind == K_DL && !same)
+		attr->sched_deadline = attr->sched_period;
+	if (req->reset_on_fork)
+		attr->sched_flags |= SCHED_FLAG_RESET_ON_FORK;
+}
+
 static int set_task(pid_t pid, pid_t tid, const struct request *req,
 		    bool thread)
 {
-	struct sched_attr attr = req->attr;
+	struct sched_attr cur, attr;
+
+	if (!req->reset && get_attr(tid, &cur))
+		return get_failed(tid, thread);
+	build_attr(req, tid, req->reset ? NULL : &cur, &attr);
 
 	if (req->verbose && show_task(pid, tid, "old ", false, thread))
 		return 1;
@@ -1006,7 +1618,7 @@ static int set_task(pid_t pid, pid_t tid, const struct request *req,
 		/* A thread that exited after we listed it is no failure. */
 		if (thread && errno == ESRCH)
 			return 0;
-		explain(errno, req, pid, tid);
+		explain(errno, req->pol, &attr, pid, tid);
 		return 1;
 	}
 	if (req->verbose)
@@ -1024,6 +1636,7 @@ static int apply_to_tasks(pid_t pid, bool all, const struct request *req,
 	char path[64];
 	struct dirent *de;
 	int ret = 0;
+	pid_t tid;
 	DIR *dir;
 
 	if (!all)
@@ -1041,14 +1654,9 @@ static int apply_to_tasks(pid_t pid, bool all, const struct request *req,
 		return 1;
 	}
 	while ((de = readdir(dir))) {
-		pid_t tid;
-		char *end;
-		long v;
-
-		v = strtol(de->d_name, &end, 10);
-		if (*end || v <= 0 || v > INT_MAX)
+		tid = proc_number(de->d_name);
+		if (!tid)
 			continue;
-		tid = v;
 		if (req)
 			ret |= set_task(pid, tid, req, tid != pid);
 		else
@@ -1058,12 +1666,62 @@ static int apply_to_tasks(pid_t pid, bool all, const struct request *req,
 	return ret;
 }
 
+#define JSON_POLICY	"%s\n  {\"name\": \"%s\", \"policy\": \"%s\", \"nr\": %u, \"available\": %s, \"description\": "
+
+/* --list --json: one object, "policies", "multisched_classes", "normal_class". */
+static void list_policies_json(bool have_ms, char *classes, bool have_normal,
+			       const char *normal)
+{
+	char *tok, *save;
+	bool first = true;
+	size_t i;
+
+	fputs("{\"policies\": [", stdout);
+	for (i = 0; i < ARRAY_SIZE(policies); i++) {
+		const struct policy *pol = &policies[i];
+		bool ok;
+
+		if (is_ms(pol))
+			ok = have_ms && ms_class_available(pol->name);
+		else
+			ok = sched_get_priority_max(pol->nr) >= 0;
+		printf(JSON_POLICY, i ? "," : "", pol->name, pol->sname,
+		       pol->nr, ok ? "true" : "false");
+		json_string(pol->desc);
+		putchar('}');
+	}
+	fputs("],\n \"multisched_classes\": ", stdout);
+	if (have_ms) {
+		putchar('[');
+		for (tok = strtok_r(classes, " ", &save); tok;
+		     tok = strtok_r(NULL, " ", &save)) {
+			fputs(first ? "" : ", ", stdout);
+			first = false;
+			json_string(tok);
+		}
+		putchar(']');
+	} else {
+		fputs("null", stdout);
+	}
+	fputs(",\n \"normal_class\": ", stdout);
+	if (have_normal)
+		json_string(normal);
+	else
+		fputs("null", stdout);
+	fputs("}\n", stdout);
+}
+
 static int list_policies(void)
 {
 	char classes[256], normal[64];
 	bool have_ms = ms_classes(classes, sizeof(classes));
+	bool have_normal = read_line(PROC_NORMAL_CLASS, normal, sizeof(normal));
 	size_t i;
 
+	if (json) {
+		list_policies_json(have_ms, classes, have_normal, normal);
+		return 0;
+	}
 	printf("%-9s %-15s %3s  %-9s  %s\n", "NAME", "POLICY", "NR",
 	       "AVAILABLE", "DESCRIPTION");
 	for (i = 0; i < ARRAY_SIZE(policies); i++) {
@@ -1082,7 +1740,7 @@ static int list_policies(void)
 	else
 		printf("multisched classes: %s\n", classes[0] ? classes :
 							       "none");
-	if (read_line(PROC_NORMAL_CLASS, normal, sizeof(normal)))
+	if (have_normal)
 		printf("normal class: %s\n", normal);
 	else
 		printf("normal class: fair (no %s)\n", PROC_NORMAL_CLASS);
@@ -1101,6 +1759,12 @@ enum {
 	OPT_PERIODIC,
 	OPT_IO_SERVER,
 	OPT_FEEDBACK,
+	OPT_FLAGS,
+	OPT_BUDGET,
+	OPT_DEADLINE,
+	OPT_RESET,
+	OPT_LIST_TASKS,
+	OPT_JSON,
 };
 
 static const struct option long_options[] = {
@@ -1117,32 +1781,40 @@ static const struct option long_options[] = {
 	{ "periodic",		no_argument,		NULL, OPT_PERIODIC },
 	{ "io-server",		no_argument,		NULL, OPT_IO_SERVER },
 	{ "feedback",		no_argument,		NULL, OPT_FEEDBACK },
-	{ "budget",		required_argument,	NULL, 'b' },
+	{ "flags",		required_argument,	NULL, OPT_FLAGS },
+	{ "budget",		required_argument,	NULL, OPT_BUDGET },
 	{ "period",		required_argument,	NULL, 'P' },
-	{ "deadline",		required_argument,	NULL, 'd' },
+	{ "deadline",		required_argument,	NULL, OPT_DEADLINE },
 	{ "reset-on-fork",	no_argument,		NULL, 'R' },
+	{ "reset",		no_argument,		NULL, OPT_RESET },
 	{ "pid",		required_argument,	NULL, 'p' },
 	{ "all-tasks",		no_argument,		NULL, 'a' },
+	{ "list-tasks",		optional_argument,	NULL, OPT_LIST_TASKS },
 	{ "list",		no_argument,		NULL, 'l' },
+	{ "json",		no_argument,		NULL, OPT_JSON },
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
+#define MSG_CHRT_B	"-b is not --budget: in chrt(1) it chooses SCHED_BATCH; use -c batch for that, or --budget TIME"
+#define MSG_CHRT_D	"-d is not --deadline: in chrt(1) it chooses SCHED_DEADLINE; use -c deadline for that, or --deadline TIME"
+#define MSG_JSON	"--json goes with showing (-p without -c), --list and --list-tasks"
+
 int main(int argc, char **argv)
 {
 	struct request req = { .pol = NULL };
 	struct sched_attr *attr = &req.attr;
-	const char *budget_arg = NULL;
-	bool all = false, list = false, params = false;
-	bool have_period = false, have_deadline = false;
-	pid_t pid = 0;
-	int c;
+	const struct policy *filter = NULL;
+	const char *budget_arg = NULL, *tasks_class = NULL;
+	bool all = false, list = false, list_tasks_opt = false;
+	bool params = false;
+	size_t i;
+	int c, ret;
 
-	attr->size = sizeof(*attr);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:c:w:b:P:d:Rp:alvhV",
+	while ((c = getopt_long(argc, argv, "+:c:w:P:Rp:alvhVbd",
 				long_options, NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -1154,85 +1826,105 @@ int main(int argc, char **argv)
 		case OPT_NICE:
 			attr->sched_nice = parse_int("--nice", optarg,
 						     INT32_MIN, INT32_MAX);
-			params = true;
+			req.named |= NAMED_NICE;
 			break;
 		case OPT_PRIO:
 			attr->sched_priority = parse_int("--prio", optarg, 0,
 							 UINT32_MAX);
-			params = true;
+			req.named |= NAMED_PRIO;
 			break;
 		case 'w':
 			attr->sched_weight = parse_int("--weight", optarg, 0,
 						       UINT32_MAX);
-			params = true;
+			req.named |= NAMED_WEIGHT;
 			break;
 		case OPT_WARP:
 			attr->sched_warp = parse_signed_time("--warp", optarg);
-			params = true;
+			req.named |= NAMED_WARP;
 			break;
 		case OPT_WARP_LIMIT:
 			attr->sched_warp_limit = parse_time("--warp-limit",
 							    optarg);
-			params = true;
+			req.named |= NAMED_WARP_LIMIT;
 			break;
 		case OPT_UNWARP:
 			attr->sched_unwarp = parse_time("--unwarp", optarg);
-			params = true;
+			req.named |= NAMED_UNWARP;
 			break;
 		case OPT_WARP_OFF:
-			attr->sched_ms_flags |= MS_FLAG_WARP_OFF;
+			req.add_flags |= MS_FLAG_WARP_OFF;
 			params = true;
 			break;
 		case OPT_WARP_SIGNAL:
-			attr->sched_ms_flags |= MS_FLAG_WARP_SIGNAL;
+			req.add_flags |= MS_FLAG_WARP_SIGNAL;
 			params = true;
 			break;
 		case OPT_RESERVED:
-			attr->sched_ms_flags |= MS_FLAG_RESERVED;
+			req.add_flags |= MS_FLAG_RESERVED;
 			params = true;
 			break;
 		case OPT_PERIODIC:
-			attr->sched_ms_flags |= MS_FLAG_BEBS_PERIODIC;
+			req.add_flags |= MS_FLAG_BEBS_PERIODIC;
 			params = true;
 			break;
 		case OPT_IO_SERVER:
-			attr->sched_ms_flags |= MS_FLAG_RBS_IO;
+			req.add_flags |= MS_FLAG_RBS_IO;
 			params = true;
 			break;
 		case OPT_FEEDBACK:
-			attr->sched_ms_flags |= MS_FLAG_RBS_FEEDBACK;
+			req.add_flags |= MS_FLAG_RBS_FEEDBACK;
 			params = true;
 			break;
-		case 'b':
+		case OPT_FLAGS:
+			attr->sched_ms_flags = parse_flags(optarg);
+			req.named |= NAMED_FLAGS;
+			break;
+		case OPT_BUDGET:
 			/* A percentage needs the period: resolve it later. */
 			budget_arg = optarg;
 			if (!strchr(optarg, '%'))
 				attr->sched_runtime = parse_time("--budget",
 								 optarg);
-			params = true;
+			req.named |= NAMED_RUNTIME;
 			break;
 		case 'P':
 			attr->sched_period = parse_time("--period", optarg);
-			have_period = true;
-			params = true;
+			req.named |= NAMED_PERIOD;
 			break;
-		case 'd':
+		case OPT_DEADLINE:
 			attr->sched_deadline = parse_time("--deadline", optarg);
-			have_deadline = true;
-			params = true;
+			req.named |= NAMED_DEADLINE;
 			break;
 		case 'R':
-			attr->sched_flags |= SCHED_FLAG_RESET_ON_FORK;
+			req.reset_on_fork = true;
 			params = true;
 			break;
+		case OPT_RESET:
+			req.reset = true;
+			params = true;
+			break;
+		case 'b':
+			usage_error(MSG_CHRT_B);
+		case 'd':
+			usage_error(MSG_CHRT_D);
 		case 'p':
-			pid = parse_int("--pid", optarg, 1, INT_MAX);
+			add_pids(optarg);
 			break;
 		case 'a':
 			all = true;
 			break;
+		case OPT_LIST_TASKS:
+			list_tasks_opt = true;
+			/* --list-tasks CLASS as well as --list-tasks=CLASS */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			tasks_class = optarg;
+			break;
 		case 'l':
 			list = true;
+			break;
+		case OPT_JSON:
+			json = true;
 			break;
 		case 'v':
 			req.verbose = true;
@@ -1253,42 +1945,62 @@ int main(int argc, char **argv)
 				    argv[optind - 1]);
 		}
 	}
+	if (req.named)
+		params = true;
 
 	if (list) {
-		if (pid || optind < argc || req.pol || params)
-			usage_error("--list takes no other options");
+		if (npids || optind < argc || req.pol || params || all ||
+		    list_tasks_opt || req.verbose)
+			usage_error("--list takes no other option than --json");
 		return list_policies();
 	}
-	if (pid && optind < argc)
+	if (list_tasks_opt) {
+		if (npids || optind < argc || req.pol || params || all ||
+		    req.verbose)
+			usage_error("--list-tasks takes no other option than a CLASS and --json");
+		if (tasks_class) {
+			filter = policy_by_name(tasks_class);
+			if (!filter)
+				usage_error("unknown class '%s' (see schedctl --list)",
+					    tasks_class);
+		}
+		return list_tasks(filter);
+	}
+	if (npids && optind < argc)
 		usage_error("give either -p PID or a COMMAND, not both");
-	if (!pid && optind == argc)
+	if (!npids && optind == argc)
 		usage_error("no COMMAND and no -p PID given");
-	if (all && !pid)
+	if (all && !npids)
 		usage_error("-a/--all-tasks needs -p PID");
 	if (params && !req.pol)
 		usage_error("setting parameters needs -c/--class");
-	if (!pid && !req.pol)
+	if (!npids && !req.pol)
 		usage_error("running a COMMAND needs -c/--class");
+	if (json && req.pol)
+		usage_error(MSG_JSON);
 
 	if (budget_arg && strchr(budget_arg, '%')) {
 		unsigned long long ppm = parse_percent("--budget", budget_arg);
 
-		if (!have_period)
+		if (!(req.named & NAMED_PERIOD))
 			usage_error("--budget %s needs --period", budget_arg);
 		attr->sched_runtime = (unsigned long long)
 			((__uint128_t)attr->sched_period * ppm / PPM);
 	}
-	if (req.pol && req.pol->kind == K_DL && !have_deadline)
-		attr->sched_deadline = attr->sched_period;
-	if (req.pol)
-		attr->sched_policy = req.pol->nr;
 
-	if (pid)
-		return apply_to_tasks(pid, all, req.pol ? &req : NULL,
-				     req.verbose);
+	if (npids) {
+		ret = 0;
+		for (i = 0; i < npids; i++)
+			ret |= apply_to_tasks(pids[i], all,
+					      req.pol ? &req : NULL,
+					      req.verbose);
+		if (json)
+			json_end();
+		free(pids);
+		return ret;
+	}
 
-	pid = getpid();
-	if (set_task(pid, pid, &req, false))
+	if (set_task(getpid(), getpid(), &req, false))
 		return 1;
 	fflush(stdout);
 	execvp(argv[optind], argv + optind);
