@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # multisched: the two commands of the README, and the steps behind them.
 
-.PHONY: demo check setup build kernel export series-check clean
+.PHONY: demo check setup build kernel export series-check clean install-tests tests-tarball
 
 demo:
 	scripts/demo
@@ -25,6 +25,30 @@ export: build
 # series (scripts/export-patch --series), which takes a while.
 series-check: kernel
 	scripts/series-check
+
+# For a machine booted into the patched kernel (README, "On real hardware"):
+# schedctl in PREFIX/bin, its manual page, and the static test programs and
+# guest scripts (demo.sh, run-tests.sh, ...) in PREFIX/lib/multisched/tests.
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+install-tests:
+	scripts/build user
+	install -D -m 755 build/user/schedctl $(DESTDIR)$(PREFIX)/bin/schedctl
+	install -D -m 644 tools/schedctl/schedctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/schedctl.8
+	$(MAKE) -s -C tests/guest install HDR=$(CURDIR)/build/hdr/include \
+		O=$(CURDIR)/build/user DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) \
+		TESTDIR=$(PREFIX)/lib/multisched/tests
+
+# The same tree as one directory, multisched-tests/{bin,lib,share}, in
+# build/multisched-tests.tar.gz: unpack it anywhere and run
+# multisched-tests/lib/multisched/tests/demo.sh, or unpack it into
+# /usr/local with --strip-components=1.
+tests-tarball:
+	rm -rf build/tests-tarball
+	$(MAKE) -s install-tests DESTDIR=$(CURDIR)/build/tests-tarball PREFIX=/multisched-tests
+	tar -C build/tests-tarball --owner=0 --group=0 -czf build/multisched-tests.tar.gz multisched-tests
+	@echo build/multisched-tests.tar.gz
 
 clean:
 	rm -rf build

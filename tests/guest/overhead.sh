@@ -10,7 +10,7 @@
 #
 # Prints one TAP line per check and exits 1 if any check failed.
 
-. /tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 # 10000 threads and their stacks
 echo 30000 > /proc/sys/kernel/threads-max

@@ -352,6 +352,20 @@ for c in bvt vtrr; do
 done
 
 # --- SCHED_BVT: the experiments of the paper ---------------------------------
+# Where the share tolerances come from:
+#  - 2 points over 10 s (3 over 3 s for experiment 5): BVT keeps each
+#    thread within C + mcu of its weight's share (paper, section 2.1):
+#    4 ms over 10 s, 0.04 points. The rest is the measurement: the
+#    watcher reads the children's schedstat one after another from the
+#    other virtual CPU, and a stall of that vCPU by the host between two
+#    reads skews the shares by the stall over the window: 2 points allows
+#    a 200 ms stall in 10 s (90 ms in 3 s), the longest TCG stalls seen
+#    in the guest logs are tens of ms.
+#  - 10 points for the SMP spread: the balancer moves whole threads, and
+#    any placement but the right one is at least 17 points off (3 1 | 1 1
+#    gives 75/25/50/50 against 100/33/33/33; 2 1 | 1 gives 67/33/100
+#    against 100/50/50), so 10 points tells the right placement from every
+#    other while allowing the balancer's 20 ms pushes in the window.
 if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	measure "bvt: figure 1, weights 2:1 on one CPU get 2/3 and 1/3 within 2 points over 10 s" \
 		$T/ms_share -t 10 2 1
@@ -485,12 +499,15 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	measure "bvt: MS_FLAG_WARP_SIGNAL does not warp for a signal that runs no handler (a fatal SIGTERM)" \
 		warp_fatal_signal
 	# a handler that never returns (as one left by siglongjmp() never
-	# reaches sigreturn) is unwarped by the default L of 10 ms
+	# reaches sigreturn) is unwarped by the default L of 10 ms: the L hit
+	# is counted only when the warp timer unwarps it. The hogs' share is
+	# printed, not checked: the looping thread has their weight, so they
+	# keep 2/3 with or without L (table 5 below checks containment).
 	out=$($T/bvt_latency -t 8 -S -w 50000 -l)
 	share=$(echo "$out" | sed -n 's/^hogs_share \([0-9]*\).*/\1/p')
 	hits=$(echo "$out" | sed -n 's/^L_hits \([0-9]*\)/\1/p')
 	echo "# a MS_FLAG_WARP_SIGNAL handler without L that loops: hogs kept ${share}% (fair share 66.7%), L hits ${hits}"
-	if [ -n "$share" ] && [ "$share" -ge 63 ] && [ "${hits:-0}" -ge 1 ]; then
+	if [ "${hits:-0}" -ge 1 ]; then
 		ok "bvt: a MS_FLAG_WARP_SIGNAL thread that set no L is unwarped by the default L when its handler loops"
 	else
 		notok "bvt: a MS_FLAG_WARP_SIGNAL thread that set no L is unwarped by the default L when its handler loops"
@@ -540,13 +557,18 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	}
 	measure "bvt: table 5 contrast, the same loop without L breaks int's latency bound (rt stays warped)" \
 		table5_no_limit
+	# Under SCHED_FIFO the loop leaves the hogs what RT throttling
+	# leaves the classes below rt, at most 1 - sched_rt_runtime_us /
+	# sched_rt_period_us (5%), plus the 2 points of the share tests.
 	out=$($T/bvt_latency -t 8 -m fifo -l)
 	share=$(echo "$out" | sed -n 's/^hogs_share \([0-9]*\).*/\1/p')
-	echo "# the same loop under SCHED_FIFO: hogs kept ${share}%"
-	if [ -n "$share" ] && [ "$share" -le 10 ]; then
-		ok "bvt: table 5 contrast, the same loop under SCHED_FIFO starves the others (<= 10%)"
+	rt=$(cat /proc/sys/kernel/sched_rt_runtime_us) per=$(cat /proc/sys/kernel/sched_rt_period_us)
+	left=$(( 100 - rt * 100 / per + 2 ))
+	echo "# the same loop under SCHED_FIFO: hogs kept ${share}% (at most $left)"
+	if [ -n "$share" ] && [ "$share" -le "$left" ]; then
+		ok "bvt: table 5 contrast, the same loop under SCHED_FIFO starves the others (at most what RT throttling leaves, 5%, + 2 points)"
 	else
-		notok "bvt: table 5 contrast, the same loop under SCHED_FIFO starves the others (<= 10%)"
+		notok "bvt: table 5 contrast, the same loop under SCHED_FIFO starves the others (at most what RT throttling leaves, 5%, + 2 points)"
 	fi
 
 	# An unwarped periodic sleeper among equal-weight hogs (the paper's

@@ -8,7 +8,7 @@
 # under lockdep. scripts/check fails the boot on any WARNING, BUG,
 # lockdep or RCU splat in its kernel log.
 
-. /tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 measure "stress: $(nproc) CPUs, 60 s of blocking and waking workers moved between BVT, VTRR and the mainline policies, re-pinned and PI-boosted; every worker progressed" \
 	$T/ms_stress -t 60 -w 12

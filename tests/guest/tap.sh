@@ -5,7 +5,7 @@
 # whole-system.sh, overhead.sh): each check prints "ok - name" or "not ok - name" and
 # failures are counted in $fails.
 
-T=/tests
+T=${MS_TESTS:-$(cd "$(dirname "$0")" && pwd)}	# the test programs: beside the script
 fails=0
 
 ok()	{ echo "ok - $*"; }

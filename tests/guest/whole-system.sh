@@ -11,7 +11,7 @@
 # Prints one TAP line per check ("ok - name" or "not ok - name") and exits 1
 # if any check failed.
 
-. /tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 c=$(sed -n 's/.*sched_normal_class=\([a-z]*\).*/\1/p' /proc/cmdline)
 C=$(echo "$c" | tr a-z A-Z)
