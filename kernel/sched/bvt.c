@@ -55,7 +55,9 @@
  * is lower by at least its own; every 20 ms a CPU pushes a queued thread
  * to one whose weight is lower by more than the thread's, which narrows
  * the gap; a CPU whose last BVT thread left pulls one the same way. The
- * balancing is common with VTRR (ms_balance() in multisched.c).
+ * balancing is common with VTRR (ms_balance() in multisched.c). Each CPU
+ * also has a BVT dl_server (ms_server_init()), charged with what BVT
+ * runs, which runs BVT when RT and BEBS would starve it.
  *
  * Paper: K. J. Duda and D. R. Cheriton, "Borrowed-Virtual-Time (BVT)
  * scheduling: supporting latency-sensitive threads in a general-purpose
@@ -116,6 +118,7 @@ struct bvt_rq {
 	struct hrtimer		warp_timer;	/* ends a warped stretch at L */
 	struct task_struct	*warp_task;	/* the task warp_timer is armed for */
 	struct rq		*rq;		/* the runqueue this state belongs to */
+	struct sched_dl_entity	server;		/* runs BVT when above starves it */
 };
 
 /* Each CPU's BVT state, beside its struct rq. */
@@ -557,6 +560,7 @@ static void __update_curr_bvt(struct rq *rq, bool stop, bool be_stop)
 	if (delta < 0 || (!delta && !stop))
 		return;
 
+	ms_server_update(&bvt_rq_of(rq)->server, delta);
 	bvt_account(rq, se, delta, stop);
 	bvt_requeue(bvt_level(rq, se), se);
 	bvt_update_svt(bvt_level(rq, se));
@@ -772,6 +776,7 @@ static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 	bvt_update_svt(bs);
 	if (se->level == BVT_LEVEL_BE)
 		bvt_update_be(rq);
+	ms_server_start(&bvt_rq->server);
 }
 
 /*
@@ -861,6 +866,12 @@ static struct task_struct *pick_task_bvt(struct rq *rq)
 		trace_bvt_pick(p, bvt_se(p)->evt, bvt_level(rq, bvt_se(p))->svt,
 			       p == ms_rq_curr(rq) ? "stay" : "E");
 	return p;
+}
+
+/* The BVT server's pick: what BVT would run. */
+static struct task_struct *bvt_server_pick(struct sched_dl_entity *dl_se)
+{
+	return pick_task_bvt(dl_se->rq);
 }
 
 static void put_prev_task_bvt(struct rq *rq, struct task_struct *p,
@@ -1086,6 +1097,12 @@ static void bvt_init_rq(struct rq *rq, int cpu)
 	bvt_rq->be.weight = BVT_WEIGHT_UNIT;
 	hrtimer_init(&bvt_rq->warp_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	bvt_rq->warp_timer.function = bvt_warp_timer;
+	ms_server_init(&bvt_rq->server, rq, bvt_server_pick);
+}
+
+static struct sched_dl_entity *bvt_server(int cpu)
+{
+	return &per_cpu(bvt_rqs, cpu).server;
 }
 
 DEFINE_SCHED_CLASS(bvt) = {
@@ -1197,6 +1214,7 @@ const struct ms_class ms_bvt_class = {
 	.asks_for_more	= bvt_asks_for_more,
 	.init_rq	= bvt_init_rq,
 	.proc_show	= bvt_proc_show,
+	.server		= bvt_server,
 #ifdef CONFIG_SYSCTL
 	.sysctls	= bvt_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(bvt_sysctls),

@@ -10,8 +10,8 @@
  * RBS reservations are admission-controlled and bandwidth-bounded, so they
  * sit with SCHED_DEADLINE above RT. BEBS, BVT and VTRR are general-purpose
  * schedulers meant to be able to run the whole system; they sit below RT
- * and above fair, whose dl_server keeps SCHED_NORMAL tasks from starving
- * behind them.
+ * and above fair. Each general class that accepts tasks has a dl_server
+ * per CPU, as fair has, so that none starves the classes below it.
  *
  * This file holds what the classes share, and knows each class only as
  * a struct ms_class in the table below: whether it accepts tasks yet, the
@@ -26,6 +26,7 @@
  * files.
  */
 #include <linux/capability.h>
+#include <linux/debugfs.h>
 #include <linux/mmu_context.h>
 #include <linux/sysctl.h>
 #include <linux/seq_file.h>
@@ -481,8 +482,8 @@ __setup("sched_normal_class=", ms_normal_setup);
  * the limit SCHED_DEADLINE and RT throttling use, sched_rt_runtime_us
  * over sched_rt_period_us of each CPU, counting what SCHED_DEADLINE has
  * admitted there: DL admits per root domain, so its share of a CPU is the
- * root domain's admitted bandwidth (total_bw) over the root domain's
- * active CPUs, to which the CPU's fair server adds its own (ms_bw_dl()).
+ * root domain's admitted bandwidth (total_bw: its DL tasks and the
+ * servers of its CPUs) over the root domain's active CPUs (ms_bw_dl()).
  * Bandwidths are in DL's fixed point, BW_UNIT the whole CPU.
  *
  * SCHED_DEADLINE does not see these reservations: a class that admits
@@ -520,13 +521,10 @@ u64 ms_bw_limit(void)
 }
 
 /*
- * SCHED_DEADLINE's admitted bandwidth on @cpu: its share of the root
- * domain's, and the CPU's fair server. 6.12 adds a fair server to the
- * root domain's total_bw when the server first starts, and leaves it out
- * when the root domain is rebuilt (as it is at boot, once the scheduling
- * domains are built), so total_bw does not hold the servers: they are
- * counted here from each CPU's own. Should a server first start after a
- * rebuild, it is counted twice, which refuses too much, never too little.
+ * SCHED_DEADLINE's admitted bandwidth on @cpu: its share of its root
+ * domain's total_bw, which holds the DL tasks', and the servers of the
+ * root domain's CPUs, fair's and the classes' (kept there across rebuilds
+ * of the root domains: dl_clear_root_domain(), ms_servers_restore_root()).
  */
 static u64 ms_bw_dl(int cpu)
 {
@@ -543,9 +541,7 @@ static u64 ms_bw_dl(int cpu)
 	bw = rd->dl_bw.total_bw;
 	raw_spin_unlock_irqrestore(&rd->dl_bw.lock, flags);
 	rcu_read_unlock_sched();
-	if (cpus)
-		bw = div_u64(bw, cpus);
-	return bw + READ_ONCE(rq->fair_server.dl_bw);
+	return cpus ? div_u64(bw, cpus) : 0;
 }
 
 /* What is admitted on @cpu: SCHED_DEADLINE's share and the classes'. */
@@ -945,6 +941,233 @@ void ms_switched_to(struct rq *rq, struct task_struct *p)
 	if (task_on_rq_queued(p) && ms_rq_curr(rq) != p)
 		wakeup_preempt(rq, p, 0);
 }
+
+/*
+ * The class servers
+ *
+ * Without them the classes are stacked in strict priority: a BVT thread
+ * that spins leaves a VTRR thread on its CPU no time at all, and a task
+ * preempted inside an RCU read-side section or holding a lock others
+ * wait for never runs again. Fair has its dl_server for the same reason
+ * against RT; each general class gets one too, set up the way fair's is
+ * (deferred: it runs its class only once the class has starved for the
+ * rest of its period) and counted in the root domain's DL bandwidth.
+ *
+ * Mainline 6.12 moves fair's server bandwidth to a new root domain when
+ * a CPU attaches to it, but loses it when a root domain is kept and its
+ * total_bw recomputed; the class servers' is restored there too, so that
+ * admitted bandwidth returns to where it was after hotplug.
+ */
+void ms_server_init(struct sched_dl_entity *dl_se, struct rq *rq,
+		    dl_server_pick_f pick)
+{
+	init_dl_entity(dl_se);
+	dl_server_init(dl_se, rq, pick);
+}
+
+/* The server of the @i-th class on @cpu, NULL for a class without one. */
+static struct sched_dl_entity *ms_server_of(int i, int cpu)
+{
+	return ms_classes[i]->server ? ms_classes[i]->server(cpu) : NULL;
+}
+
+/*
+ * From sched_cpu_dying(), as fair's server is stopped, under the rq lock.
+ * Only a server that is active: stopping one twice would take its
+ * bandwidth out of the CPU's running_bw twice.
+ */
+void ms_servers_dying(struct rq *rq)
+{
+	struct sched_dl_entity *dl_se;
+	int i;
+
+	lockdep_assert_rq_held(rq);
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
+		dl_se = ms_server_of(i, cpu_of(rq));
+		if (dl_se && dl_server_active(dl_se))
+			dl_server_stop(dl_se);
+	}
+}
+
+#ifdef CONFIG_SMP
+/*
+ * From rq_attach_root(), under the rq lock: @rq joined a root domain,
+ * which is to count the bandwidth of its servers that are set up.
+ */
+void ms_servers_attach_root(struct rq *rq)
+{
+	struct sched_dl_entity *dl_se;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
+		dl_se = ms_server_of(i, cpu_of(rq));
+		if (dl_se && dl_se->dl_server)
+			__dl_server_attach_root(dl_se, rq);
+	}
+}
+
+/*
+ * From dl_clear_root_domain(): @rd keeps its CPUs and its total_bw was
+ * cleared to be recomputed from its tasks, which the servers are not.
+ * With interrupts off, as the root domain's dl_bw lock is taken under
+ * rq locks, and for the RCU-sched read of each CPU's root domain. The
+ * servers' fields are read without the rq lock: a concurrent change
+ * through debugfs holds the dl_bw lock too.
+ */
+void ms_servers_restore_root(struct root_domain *rd)
+{
+	struct sched_dl_entity *dl_se;
+	unsigned long flags;
+	int cpu, i;
+
+	local_irq_save(flags);
+	for_each_cpu(cpu, rd->span) {
+		if (!cpu_active(cpu))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
+			dl_se = ms_server_of(i, cpu);
+			if (dl_se && dl_se->dl_server)
+				__dl_server_attach_root(dl_se, cpu_rq(cpu));
+		}
+	}
+	local_irq_restore(flags);
+}
+#endif /* CONFIG_SMP */
+
+#ifdef CONFIG_SCHED_DEBUG
+/* The bounds fair's server takes in debugfs. */
+#define MS_SERVER_PERIOD_MIN	(100 * NSEC_PER_USEC)
+#define MS_SERVER_PERIOD_MAX	((1ULL << 22) * NSEC_PER_USEC)
+
+struct ms_server_file {
+	const struct ms_class	*class;
+	int			cpu;
+	bool			period;	/* else runtime */
+};
+
+static int ms_server_show(struct seq_file *m, void *v)
+{
+	const struct ms_server_file *f = m->private;
+	struct sched_dl_entity *dl_se = f->class->server(f->cpu);
+
+	seq_printf(m, "%llu\n", f->period ? READ_ONCE(dl_se->dl_period) :
+		   READ_ONCE(dl_se->dl_runtime));
+	return 0;
+}
+
+static int ms_server_open(struct inode *inode, struct file *filp)
+{
+	return single_open(filp, ms_server_show, inode->i_private);
+}
+
+static ssize_t ms_server_write(struct file *filp, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	const struct ms_server_file *f =
+		((struct seq_file *)filp->private_data)->private;
+	struct sched_dl_entity *dl_se = f->class->server(f->cpu);
+	struct rq *rq = cpu_rq(f->cpu);
+	u64 value, runtime, period;
+	int ret;
+
+	ret = kstrtoull_from_user(ubuf, cnt, 10, &value);
+	if (ret)
+		return ret;
+
+	scoped_guard (rq_lock_irqsave, rq) {
+		if (!cpu_online(f->cpu))
+			return -EBUSY;
+		update_rq_clock(rq);
+		/* set up, if it never started, as at boot */
+		if (!dl_se->dl_server)
+			dl_server_start(dl_se);
+		runtime = f->period ? dl_se->dl_runtime : value;
+		period = f->period ? value : dl_se->dl_period;
+		if (runtime > period || period < MS_SERVER_PERIOD_MIN ||
+		    period > MS_SERVER_PERIOD_MAX)
+			return -EINVAL;
+		if (dl_server_active(dl_se))
+			dl_server_stop(dl_se);
+		ret = dl_server_apply_params(dl_se, runtime, period, 0);
+		if (!runtime)
+			printk_deferred("%s server disabled on CPU %d: the classes above it may starve its tasks\n",
+					f->class->name, f->cpu);
+		/* with nothing to run, it stops itself when it would run */
+		dl_server_start(dl_se);
+		if (ret)
+			return ret;
+	}
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations ms_server_fops = {
+	.open		= ms_server_open,
+	.write		= ms_server_write,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static void __init ms_server_debugfs(const struct ms_class *c)
+{
+	struct dentry *sched = debugfs_lookup("sched", NULL), *dir, *d_cpu;
+	struct ms_server_file *f;
+	char name[32];
+	int cpu;
+
+	if (IS_ERR_OR_NULL(sched))
+		return;
+	snprintf(name, sizeof(name), "%s_server", c->name);
+	dir = debugfs_create_dir(name, sched);
+	for_each_possible_cpu(cpu) {
+		f = kcalloc(2, sizeof(*f), GFP_KERNEL);
+		if (!f)
+			break;
+		f[0] = (struct ms_server_file){ .class = c, .cpu = cpu };
+		f[1] = (struct ms_server_file){ .class = c, .cpu = cpu, .period = true };
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		d_cpu = debugfs_create_dir(name, dir);
+		debugfs_create_file("runtime", 0644, d_cpu, &f[0], &ms_server_fops);
+		debugfs_create_file("period", 0644, d_cpu, &f[1], &ms_server_fops);
+	}
+	dput(sched);
+}
+#else
+static inline void ms_server_debugfs(const struct ms_class *c) { }
+#endif /* CONFIG_SCHED_DEBUG */
+
+/*
+ * Set up every online CPU's servers at boot, as fair's is by its first
+ * task, so that the bandwidth they hold does not depend on which classes
+ * have run where; a CPU that comes online later sets its up when the
+ * class first runs there. A server started with nothing to run stops
+ * itself when it would run.
+ */
+static int __init ms_servers_init(void)
+{
+	struct sched_dl_entity *dl_se;
+	int cpu, i;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		guard(rq_lock_irqsave)(rq);
+		update_rq_clock(rq);
+		for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
+			dl_se = ms_server_of(i, cpu);
+			if (dl_se && !dl_se->dl_server)
+				dl_server_start(dl_se);
+		}
+	}
+	cpus_read_unlock();
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
+		if (ms_classes[i]->server)
+			ms_server_debugfs(ms_classes[i]);
+	return 0;
+}
+late_initcall(ms_servers_init);
 
 /* From sched_init(), for each possible CPU, before cpu_of(@rq) is set. */
 void init_ms_rq(struct rq *rq, int cpu)

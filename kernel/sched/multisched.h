@@ -187,6 +187,9 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  *		in the class; optional
  * @sysctls:	its @nr_sysctls entries of /proc/sys/kernel, which the
  *		common layer registers at boot; optional
+ * @server:	CPU @cpu's dl_server of the class (ms_server_init()), which
+ *		runs its tasks when the classes above it would starve them;
+ *		a general class has one, optional for the others
  *
  * One per class, defined in the class's file; multisched.c collects them
  * in ms_classes[], in the order of the class hierarchy. The class keeps
@@ -207,7 +210,44 @@ struct ms_class {
 	void	(*proc_show)(struct task_struct *p, struct seq_file *m);
 	struct ctl_table		*sysctls;
 	size_t				nr_sysctls;
+	struct sched_dl_entity *(*server)(int cpu);
 };
+
+struct root_domain;
+
+/*
+ * The server of a general class: a deferred dl_server like fair's, of
+ * 50 ms every second as dl_server_start() sets it up, tunable per CPU in
+ * debugfs (sched/<class>_server/cpuN/{runtime,period}). The class
+ * starts it when a task joins its queue of a CPU and charges it what its
+ * tasks run, served or not, so that it only runs them when they starved
+ * for the rest of its period; it stops itself when the class has nothing
+ * to run. All of it under the rq lock.
+ */
+void ms_server_init(struct sched_dl_entity *dl_se, struct rq *rq,
+		    dl_server_pick_f pick);
+
+/*
+ * ms_server_start(dl_se): a task joined the class's queue on the server's
+ * CPU. ms_server_update(dl_se, delta): the class's running task ran @delta
+ * ns. Macros, as sched.h defines the dl_server helpers after including
+ * this file.
+ */
+#define ms_server_start(dl_se)					\
+do {								\
+	struct sched_dl_entity *__se = (dl_se);			\
+								\
+	if (!dl_server_active(__se))				\
+		dl_server_start(__se);				\
+} while (0)
+
+#define ms_server_update(dl_se, delta)				\
+do {								\
+	struct sched_dl_entity *__se = (dl_se);			\
+								\
+	if (dl_server_active(__se))				\
+		dl_server_update(__se, delta);			\
+} while (0)
 
 /* The classes: the table's entries, highest first. */
 #ifdef CONFIG_SCHED_RBS
@@ -250,6 +290,11 @@ u32 ms_task_weight(struct task_struct *p);
 void ms_fork(struct task_struct *p);
 void ms_post_fork(struct task_struct *p);
 void ms_proc_show_task(struct task_struct *p, struct seq_file *m);
+void ms_servers_dying(struct rq *rq);
+#ifdef CONFIG_SMP
+void ms_servers_attach_root(struct rq *rq);
+void ms_servers_restore_root(struct root_domain *rd);
+#endif
 
 #else /* !CONFIG_SCHED_MULTISCHED */
 
@@ -290,6 +335,11 @@ static inline void ms_fork(struct task_struct *p) { }
 static inline void ms_post_fork(struct task_struct *p) { }
 static inline void ms_proc_show_task(struct task_struct *p,
 				     struct seq_file *m) { }
+static inline void ms_servers_dying(struct rq *rq) { }
+#ifdef CONFIG_SMP
+static inline void ms_servers_attach_root(struct rq *rq) { }
+static inline void ms_servers_restore_root(struct root_domain *rd) { }
+#endif
 
 #endif /* CONFIG_SCHED_MULTISCHED */
 

@@ -44,7 +44,9 @@
  * the fewest shares, a CPU pulls a client when its last one leaves, and
  * the tick pushes clients to a lighter CPU while that narrows the gap in
  * total shares; see Documentation/scheduler/sched-vtrr.rst for the error
- * this adds.
+ * this adds. Each CPU also has a VTRR dl_server (ms_server_init()),
+ * charged with what VTRR runs, which runs VTRR when the classes above it
+ * would starve it.
  *
  * Paper: J. Nieh, C. Vaill and H. Zhong, "Virtual-Time Round-Robin: an O(1)
  * proportional share scheduler", USENIX Annual Technical Conference 2001.
@@ -108,6 +110,7 @@ struct vtrr_rq {
 	bool			quantum_done;	/* the current client is done for now */
 	struct ms_balance	balance;	/* N and the sum of S (load) */
 	struct sched_vtrr_entity *ids[VTRR_ID_SLOTS];	/* queued clients by id */
+	struct sched_dl_entity	server;		/* runs VTRR when above starves it */
 };
 
 /* Each CPU's VTRR state, beside its struct rq. */
@@ -594,8 +597,10 @@ static void update_curr_vtrr(struct rq *rq)
 	if (curr->sched_class != &vtrr_sched_class || !vtrr_se(curr)->on_rq)
 		return;
 	delta = update_curr_common(rq);
-	if (delta > 0)
+	if (delta > 0) {
+		ms_server_update(&vtrr_rq_of(rq)->server, delta);
 		vtrr_charge(vtrr_rq_of(rq), vtrr_se(curr), delta);
+	}
 }
 
 static void enqueue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
@@ -613,6 +618,7 @@ static void enqueue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
 	vrq->quantum = READ_ONCE(sysctl_sched_vtrr_quantum);
 	__vtrr_insert(vrq, se, restore);
 	add_nr_running(rq, 1);
+	ms_server_start(&vrq->server);
 }
 
 static bool dequeue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
@@ -791,9 +797,23 @@ static void migrate_task_rq_vtrr(struct task_struct *p, int new_cpu)
 
 #endif /* CONFIG_SMP */
 
+/* The VTRR server's pick: what VTRR would run. */
+static struct task_struct *vtrr_server_pick(struct sched_dl_entity *dl_se)
+{
+	return pick_task_vtrr(dl_se->rq);
+}
+
 static void init_vtrr_rq(struct rq *rq, int cpu)
 {
-	vtrr_init_rq(per_cpu_ptr(&vtrr_rqs, cpu));
+	struct vtrr_rq *vrq = per_cpu_ptr(&vtrr_rqs, cpu);
+
+	vtrr_init_rq(vrq);
+	ms_server_init(&vrq->server, rq, vtrr_server_pick);
+}
+
+static struct sched_dl_entity *vtrr_server(int cpu)
+{
+	return &per_cpu(vtrr_rqs, cpu).server;
 }
 
 DEFINE_SCHED_CLASS(vtrr) = {
@@ -855,6 +875,7 @@ const struct ms_class ms_vtrr_class = {
 	.validate	= vtrr_validate,
 	.init_rq	= init_vtrr_rq,
 	.proc_show	= vtrr_proc_show,
+	.server		= vtrr_server,
 #ifdef CONFIG_SYSCTL
 	.sysctls	= vtrr_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(vtrr_sysctls),

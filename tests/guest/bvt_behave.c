@@ -170,10 +170,29 @@ static pid_t periodic(long long period_ns, long long run_ns, int secs,
 	_exit(0);
 }
 
+/* tracefs as it was before the first trace_on(), put back by trace_read() */
+static char saved_on[16], saved_kb[32];
+
+static void read_str(const char *path, char *buf, int len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, len, f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+}
+
 static void trace_on(const char *events)
 {
 	char path[128], buf[256], *e, *save;
 
+	if (!saved_on[0]) {
+		read_str(TR "tracing_on", saved_on, sizeof(saved_on));
+		read_str(TR "buffer_size_kb", saved_kb, sizeof(saved_kb));
+	}
 	write_file(TR "tracing_on", "0");
 	write_file(TR "events/enable", "0");
 	write_file(TR "trace", "");
@@ -198,9 +217,7 @@ static void trace_read(void)
 	write_file(TR "events/enable", "0");
 	nev = 0;
 	f = fopen(TR "trace", "r");
-	if (!f)
-		return;
-	while (nev < MAX_EV && fgets(line, sizeof(line), f)) {
+	while (f && nev < MAX_EV && fgets(line, sizeof(line), f)) {
 		struct ev *ev = &evs[nev];
 
 		if (line[0] == '#')
@@ -232,7 +249,13 @@ static void trace_read(void)
 		}
 		nev++;
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
+	write_file(TR "trace", "");
+	if (saved_kb[0])
+		write_file(TR "buffer_size_kb", saved_kb);
+	if (saved_on[0])
+		write_file(TR "tracing_on", saved_on);
 }
 
 /* Allowed warps of @pid: count, and the smallest gap between two. */
