@@ -369,11 +369,13 @@ static int csw_run(long long c, long long secs)
 	if (h1 < 0 || h2 < 0)
 		return 2;
 	usleep(200000);
-	cpu0 = cpu_ns(h1) + cpu_ns(h2);
 	trace_on("sched/sched_switch");
+	cpu0 = cpu_ns(h1) + cpu_ns(h2);
 	usleep(secs * 1000000);
-	trace_read();
+	/* the hogs' CPU time over the traced window, not while it is read */
+	write_file(TR "tracing_on", "0");
 	cpu0 = cpu_ns(h1) + cpu_ns(h2) - cpu0;
+	trace_read();
 	reap(h1);
 	reap(h2);
 	set_ll(SYSCTL "sched_bvt_csw_allowance_ns", c_old);
