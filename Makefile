@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # multisched: the two commands of the README, and the steps behind them.
 
-.PHONY: demo check setup build kernel export series-check clean install-tests tests-tarball
+.PHONY: demo check setup build kernel export series-check clean install-tests tests-tarball \
+	stress stress-baseline
 
 demo:
 	scripts/demo
@@ -25,6 +26,15 @@ export: build
 # series (scripts/export-patch --series), which takes a while.
 series-check: kernel
 	scripts/series-check
+
+# Not part of check: the churn campaign for 30 minutes under KASAN, UBSAN
+# and lockdep, on the patched kernel and on an unpatched one built from the
+# same configuration, their verdicts side by side (scripts/stress).
+stress:
+	scripts/stress both
+
+stress-baseline:
+	scripts/stress baseline
 
 # For a machine booted into the patched kernel (README, "On real hardware"):
 # schedctl in PREFIX/bin, its manual page, and the static test programs and
