@@ -929,9 +929,4 @@ bandwidth_after_hotplug() {
 measure "sched_ms_bandwidth: after CPU hotplug the admitted bandwidth (DL's and the servers') is what it was at the start" \
 	bandwidth_after_hotplug
 
-# --- the churn campaign: 60 s of random scheduling calls on tasks of every
-# class with CPU hotplug (churn.sh, ms_churn.c); last, as it takes CPU 1
-# up and down and leaves tasks in every class until they exit ------------
-$T/churn.sh -t 60 || fails=$((fails + 1))
-
 exit $((fails > 0))

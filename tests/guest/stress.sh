@@ -14,7 +14,5 @@ measure "stress: $(nproc) CPUs, 60 s of blocking and waking workers moved betwee
 	$T/ms_stress -t 60 -w 12
 check "stress: the normal class is fair again" \
 	grep -qx fair /proc/sys/kernel/sched_normal_class
-# the churn campaign on 4 CPUs (the main boot runs it on 2)
-$T/churn.sh -t 60 || fails=$((fails + 1))
 
 exit $((fails > 0))
