@@ -101,10 +101,14 @@ rt_cycles() {
 	want=$1; shift
 	out=$("$@") || { echo "$out"; return 1; }
 	echo "$out" | grep 'C:'
+	# a field and its value are not always apart: "Act:15295 Avg:11300"
 	echo "$out" | awk -v want=$want '/C:/ {
-		for (i = 1; i < NF; i++) {
-			if ($i == "C:") c = $(i + 1); if ($i == "Min:") mn = $(i + 1)
-			if ($i == "Avg:") av = $(i + 1); if ($i == "Max:") mx = $(i + 1)
+		line = $0
+		gsub(/:/, ": ", line)
+		nf = split(line, f, /[ \t]+/)
+		for (i = 1; i < nf; i++) {
+			if (f[i] == "C:") c = f[i + 1]; if (f[i] == "Min:") mn = f[i + 1]
+			if (f[i] == "Avg:") av = f[i + 1]; if (f[i] == "Max:") mx = f[i + 1]
 		}
 		n++ }
 		END { exit !(n == 1 && c >= want && mn <= av && av <= mx) }'
