@@ -6,7 +6,8 @@
  * scheduling system calls with CPU hotplug, run against tasks of every
  * class, that a kernel must survive. For SECS seconds (default 60):
  *
- *  - targets: 12 threads, four that spin, three that sleep 0.5-3.5 ms at a
+ *  - targets: 12 threads of a process of their own (struct shm says why),
+ *    four that spin, three that sleep 0.5-3.5 ms at a
  *    time, three that take PI futexes (pthread PRIO_INHERIT mutexes, one or
  *    two in a fixed order, so that chains form between tasks of different
  *    classes) and two that fork short-lived children and create short-lived
@@ -25,7 +26,7 @@
  *    each target runs again within 10 s.
  *
  * At the end every CPU is brought online, every target exits, and the
- * admitted bandwidth (SCHED_DEADLINE's total_bw in /proc/sched_debug, and
+ * admitted bandwidth (SCHED_DEADLINE's total_bw in debugfs sched/debug, and
  * /proc/sys/kernel/sched_ms_bandwidth where the kernel has it) must come
  * back to what it was at the start.
  *
