@@ -443,9 +443,15 @@ static void fuzz_setattr(uint64_t *s, pid_t p)
 	/* a non-zero byte past the structure, which must be refused */
 	if (size > sizeof(*a) && size <= sizeof(mine) && !below(s, 4))
 		mine[size - 1] = 1;
-	/* never a target at or above the fuzzers' SCHED_FIFO 99 */
-	if (a->sched_priority >= 99 && a->sched_priority <= 100 &&
-	    (a->sched_policy == SCHED_FIFO || a->sched_policy == SCHED_RR))
+	/*
+	 * Never a target at the fuzzers' SCHED_FIFO 99, whatever the policy
+	 * field says: with SCHED_FLAG_KEEP_POLICY the kernel keeps a target's
+	 * RT policy and takes the priority from here. A target left spinning
+	 * at 99 on the last online CPU starves the controller, whose threads
+	 * it ties with, for good (RT semantics: equal priorities do not
+	 * preempt).
+	 */
+	if (a->sched_priority == 99)
 		a->sched_priority = 98;
 	if (!below(s, 64))
 		flags = 1 + below(s, 3);
@@ -924,8 +930,9 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	pid = getpid();
+	/* a new sequence each run; -s SEED repeats one's calls, not its timing */
 	if (!seed0)
-		seed0 = pid;
+		seed0 = (uint64_t)now_ns() ^ ((uint64_t)pid << 32) ^ time(NULL);
 	ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (ncpus > MAX_CPUS)
 		ncpus = MAX_CPUS;

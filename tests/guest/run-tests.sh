@@ -933,4 +933,8 @@ bandwidth_after_hotplug() {
 measure "sched_ms_bandwidth: after CPU hotplug the admitted bandwidth (DL's and the servers') is what it was at the start" \
 	bandwidth_after_hotplug
 
+# last: the churn campaign, 60 s on this boot's 2 CPUs (4 TAP lines); the
+# stress boot runs it on 4
+$T/churn.sh -t 60 || fails=$((fails + 1))
+
 exit $((fails > 0))

@@ -5,7 +5,8 @@
 # than the main boot (scripts/check runs it with 4): threads that block
 # and wake at a high rate while others change their policy, parameters
 # and affinity and PI-boost them, and the normal class flips, for 60 s
-# under lockdep. scripts/check fails the boot on any WARNING, BUG,
+# under lockdep; then 60 s of the churn campaign (churn.sh) on those
+# CPUs. scripts/check fails the boot on any WARNING, BUG,
 # lockdep or RCU splat in its kernel log.
 
 . "$(dirname "$0")/tap.sh"
@@ -14,5 +15,7 @@ measure "stress: $(nproc) CPUs, 60 s of blocking and waking workers moved betwee
 	$T/ms_stress -t 60 -w 12
 check "stress: the normal class is fair again" \
 	grep -qx fair /proc/sys/kernel/sched_normal_class
+# the churn campaign, 60 s on 4 CPUs (4 TAP lines)
+$T/churn.sh -t 60 || fails=$((fails + 1))
 
 exit $((fails > 0))
