@@ -39,6 +39,7 @@
  * -v prints each target's progress and the calls made every second.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -666,6 +667,60 @@ static void show_task(pid_t tid)
 	}
 }
 
+/* Apply @a to every thread of process @p. */
+static void set_threads(pid_t p, const struct sched_attr *a)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", p);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+			syscall(SYS_sched_setattr, atoi(e->d_name), a, 0);
+	closedir(d);
+}
+
+/*
+ * Apply @a to every thread of the target process and of each of its
+ * children, found in /proc by their parent pid. A child or thread that
+ * exits meanwhile fails with ESRCH, which is fine.
+ */
+static void sweep_children(const struct sched_attr *a)
+{
+	char path[64], buf[512], *r;
+	struct dirent *e;
+	int fd, ppid;
+	ssize_t n;
+	DIR *d;
+
+	set_threads(tpid, a);
+	d = opendir("/proc");
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", atoi(e->d_name));
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		/* "pid (comm) state ppid ...": comm may hold spaces */
+		r = strrchr(buf, ')');
+		if (r && sscanf(r + 1, " %*c %d", &ppid) == 1 && ppid == tpid)
+			set_threads(atoi(e->d_name), a);
+	}
+	closedir(d);
+}
+
 /*
  * Pause the fuzzers and hotplug, move every target back to SCHED_OTHER
  * on every CPU, and see each of them run. Returns 0, or -1 with the
@@ -715,6 +770,13 @@ static int quiesce(void)
 			syscall(SYS_sched_setattr, c, &a, 0);
 		atomic_fetch_sub(&x->users, 1);
 	}
+	/*
+	 * and those no slot names yet: a child forked while its forker was
+	 * SCHED_IDLE inherits that policy, and until the forker publishes it
+	 * nothing above reaches it. The forkers are SCHED_OTHER by now, so
+	 * any child forked after this sweep inherits that.
+	 */
+	sweep_children(&a);
 	while (atomic_load(&paused) < NR_FUZZERS + (ncpus > 1)) {
 		if (now_ns() - t0 > STALL_NS) {
 			printf("churn: CPU hotplug did not pause within 60 s\n");
