@@ -75,14 +75,6 @@ static long long sig_first, sig_period, sig_end, sig_run, sig_k;
 static int sig_loop;
 static volatile sig_atomic_t sig_done;
 
-static void spin_ns(long long ns)
-{
-	long long end = now_ns() + ns;
-
-	while (now_ns() < end)
-		;
-}
-
 #define COMPETITOR_LEAD_US	200
 
 static void pin(int cpu)
@@ -104,13 +96,6 @@ static void set_attr(struct sched_attr *a)
 		perror("sched_setattr");
 		exit(1);
 	}
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static long long proc_field(const char *name)

@@ -46,21 +46,6 @@
 
 static long long lat_ns[MAX_LOOPS];
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void spin_ns(long long ns)
-{
-	long long end = now_ns() + ns;
-
-	while (now_ns() < end)
-		;
-}
-
 int main(int argc, char **argv)
 {
 	int cpu = 0, hogs = 2, loops = 1000, opt, i, hog_policy = SCHED_BVT;

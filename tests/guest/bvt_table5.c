@@ -106,13 +106,6 @@ static void __attribute__((noreturn)) periodic(int who, long long run)
 	}
 }
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void print_lat(const char *name, long long *v, int n)
 {
 	qsort(v, n, sizeof(*v), cmp_ll);

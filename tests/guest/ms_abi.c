@@ -270,17 +270,22 @@ static void *pi_holder(void *arg)
 	return NULL;
 }
 
-static void test_pi(void)
+/*
+ * Run @holder(@arg) in a thread that takes the PI mutex pi_lock and sets
+ * pi_locked, then block on pi_lock as SCHED_FIFO 20 until the holder
+ * lets go, and wait for it to finish.
+ */
+static void pi_boost(void *(*holder)(void *), void *arg)
 {
 	pthread_mutexattr_t ma;
 	union attr_buf b;
-	int prio[2] = { -1, -1 };
 	pthread_t t;
 
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
 	pthread_mutex_init(&pi_lock, &ma);
-	pthread_create(&t, NULL, pi_holder, prio);
+	pi_locked = 0;
+	pthread_create(&t, NULL, holder, arg);
 	while (!pi_locked)
 		usleep(1000);
 
@@ -292,7 +297,13 @@ static void test_pi(void)
 	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
 	setattr(0, &b);
 	pthread_join(t, NULL);
+}
 
+static void test_pi(void)
+{
+	int prio[2] = { -1, -1 };
+
+	pi_boost(pi_holder, prio);
 	CHECK(prio[0] == 79 && prio[1] == 120,
 	      "PI: SCHED_OTHER holder boosted to prio %d by a FIFO 20 waiter, %d after unlock",
 	      prio[0], prio[1]);
@@ -359,28 +370,9 @@ static void *pi_class_holder(void *arg)
 static void test_pi_class(int policy, const char *name)
 {
 	struct pi_class_arg a = { .policy = policy, .prio = { -1, -1 } };
-	pthread_mutexattr_t ma;
-	union attr_buf b;
-	pthread_t t;
 	int kept;
 
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
-	pthread_mutex_init(&pi_lock, &ma);
-	pi_locked = 0;
-	pthread_create(&t, NULL, pi_class_holder, &a);
-	while (!pi_locked)
-		usleep(1000);
-
-	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_FIFO);
-	b.attr.sched_priority = 20;
-	setattr(0, &b);
-	pthread_mutex_lock(&pi_lock);
-	pthread_mutex_unlock(&pi_lock);
-	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_OTHER);
-	setattr(0, &b);
-	pthread_join(t, NULL);
-
+	pi_boost(pi_class_holder, &a);
 	if (policy == SCHED_BVT)
 		kept = a.after.attr.sched_weight == 300 &&
 		       a.after.attr.sched_warp == 5000000 &&

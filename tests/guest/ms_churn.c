@@ -163,14 +163,6 @@ static uint64_t pick(uint64_t *s, const uint64_t *v, size_t n)
 
 #define PICK(s, a)	pick(s, a, sizeof(a) / sizeof((a)[0]))
 
-static void spin_ns(long long ns)
-{
-	long long end = now_ns() + ns;
-
-	while (now_ns() < end)
-		;
-}
-
 static void sleep_ns(long long ns)
 {
 	struct timespec ts = { ns / 1000000000, ns % 1000000000 };

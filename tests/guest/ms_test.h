@@ -39,6 +39,23 @@ static inline long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* Run on the CPU for @ns nanoseconds of wall time. */
+static inline void spin_ns(long long ns)
+{
+	long long end = now_ns() + ns;
+
+	while (now_ns() < end)
+		;
+}
+
+/* qsort() order of long longs, ascending. */
+static inline int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* CPU time a task has received, in ns, from /proc/PID/schedstat. */
 static inline unsigned long long cpu_ns(pid_t pid)
 {
