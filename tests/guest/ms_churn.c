@@ -88,14 +88,18 @@ static const char *const op_name[] = {
  * EOPNOTSUPP utilisation clamps where UCLAMP_TASK is off; EPERM
  * SCHED_DEADLINE for a task whose affinity does not span its root domain
  * (sched_setattr(2)); EAGAIN a SCHED_DEADLINE task forking without
- * SCHED_FLAG_RESET_ON_FORK.
+ * SCHED_FLAG_RESET_ON_FORK. sched_setscheduler(2) and sched_setparam(2)
+ * fail with EBUSY too, for a task that SCHED_DEADLINE waiters PI-boost
+ * into the deadline class: __sched_setscheduler() asks
+ * sched_dl_overflow(), which has no case for a task that is not
+ * SCHED_DEADLINE itself and refuses it (mainline 6.12).
  */
 static const int allowed[NR_OPS][8] = {
 	[OP_SETATTR]	  = { EINVAL, E2BIG, ESRCH, EBUSY, EFAULT, EOPNOTSUPP, EPERM },
 	[OP_GETATTR]	  = { EINVAL, ESRCH, EFAULT },
 	[OP_SETAFFINITY]  = { EINVAL, ESRCH, EBUSY, EFAULT },
-	[OP_SETSCHEDULER] = { EINVAL, ESRCH },
-	[OP_SETPARAM]	  = { EINVAL, ESRCH },
+	[OP_SETSCHEDULER] = { EINVAL, ESRCH, EBUSY },
+	[OP_SETPARAM]	  = { EINVAL, ESRCH, EBUSY },
 	[OP_FORK]	  = { EAGAIN },
 	[OP_HOTPLUG]	  = { EBUSY },
 };
