@@ -2,75 +2,823 @@
 /*
  * EDF with best-effort bandwidth servers (BEBS) scheduling class
  *
- * Periodic real-time tasks are admitted against the CPU's bandwidth and run
- * earliest deadline first. Every other task is served by a best-effort
- * bandwidth server of its own, a budget per period scheduled by EDF with
- * the real-time tasks, whose budget and period adapt to how the task
- * behaves; bandwidth a server or task leaves unused is reclaimed as slack.
- *
  * Paper: S. Banachowski, T. Bisson and S. A. Brandt, "Integrating
- * best-effort scheduling into a real-time system".
+ * best-effort scheduling into a real-time system" (RTSS 2004), sections 4
+ * and 5.
  *
- * Status: the class is linked into the hierarchy (see multisched.c for its
- * place), but it accepts no tasks yet (ms_bebs_class.ready): until the
- * algorithm above lands here, ms_check_attr() refuses SCHED_BEBS with EINVAL
- * and it cannot be chosen as the class of SCHED_NORMAL tasks, so
- * pick_task_bebs() can never find a task.
+ * Every task of the class has a server of its own: a budget b every
+ * period p, the budget c left in the current period, and a deadline d.
+ * The CPU runs the executing server with the earliest deadline (EDF). A
+ * server is in one of three states (section 4.1):
+ *
+ *  - executing: released at r with c = b and d = r + p; c falls as its
+ *    task runs, and an hrtimer ends the run when c reaches 0;
+ *  - expired: c ran out; the server waits for its next release at
+ *    r_orig = r + p, where the first rule applies again. Its deadline is
+ *    never pushed back, as CBS would, so a task that used more than its
+ *    share is not punished later by a deadline far in the future;
+ *  - blocked: the task slept with budget left. When it wakes at t, it
+ *    keeps c and d unless t >= r + p or b - c <= (t - r) * b / p, the CBS
+ *    wakeup rule, in which case it is released at t.
+ *
+ * Slack reclamation (section 4.2): when the CPU would idle and servers are
+ * expired, the one released next is released now, and every expired
+ * server's release moves forward by the same amount, so that they keep
+ * their order. A server released early at t gets d = r_orig + p, the
+ * deadline it would have had, not t + p as in IRIS: a task that slept
+ * through the slack is not put behind those that used it. So d - t never
+ * exceeds 2p - b. The shift is one number per CPU, @shift below: an
+ * expired server is keyed by its release plus the shift when it expired,
+ * and is due when its key is at most now plus the current shift, which
+ * moves every expired server's release at once.
+ *
+ * The slack reclaimed is the CPU's: this kernel has classes below BEBS
+ * (BVT, VTRR, fair, sched_ext), and an expired server waits while any of
+ * them has a task to run there. So BEBS tasks take their utilisation
+ * U_BE and leave the rest of the CPU to those classes, and take it all
+ * when they are alone.
+ *
+ * Server parameters (section 4.3): each time a server stops executing
+ * (it blocks or expires) the CPU its task used since it last became
+ * executing, e, is averaged into e_avg = (3 e_avg + e) / 4. At its next
+ * release b = min(e_avg + e_avg / 2, e_max) and p = b / u, with the
+ * utilisation u = q / L * U_BE: q is the task's weight (from nice, or
+ * sched_weight), L the sum of the weights of the class's queued tasks on
+ * the CPU, and U_BE the CPU's bandwidth not admitted to reservations (the
+ * shared accounting of multisched.c: SCHED_DEADLINE tasks and the class
+ * servers). A compute-bound task thus gets b = e_max and a period that
+ * grows with the load; one that runs in short bursts gets a short budget
+ * and period and a near deadline when it wakes. Parameters change only at
+ * releases, lazily (section 4.4), and b only when it moves by more than
+ * an eighth, so pick never divides.
+ *
+ * SMP: each CPU schedules its own servers; tasks move between CPUs by the
+ * weight balancer BVT and VTRR use (multisched.c), which evens out L, and
+ * a server's times are absolute, so it moves without change. What remains
+ * is per-CPU: the share of U_BE on the CPU the task is on.
+ *
+ * Periodic real-time tasks (MS_FLAG_BEBS_PERIODIC, admitted against the
+ * CPU's bandwidth) are not in this release: the flag is refused with
+ * EINVAL until their admission lands.
+ *
+ * Locking: everything here is under the runqueue's lock, including the two
+ * hrtimer handlers, which take it.
  */
 #include <linux/mmu_context.h>
+#include <linux/sysctl.h>
 
 #include "sched.h"
 
-static struct task_struct *pick_task_bebs(struct rq *rq)
-{
-	return NULL;
-}
+#include <trace/events/multisched.h>
 
-DEFINE_SCHED_CLASS(bebs) = {
-	.pick_task	= pick_task_bebs,
+/* The states of a server (struct sched_bebs_entity's @state). */
+enum bebs_state {
+	BEBS_NEW,		/* never released: released when it first queues */
+	BEBS_EXECUTING,
+	BEBS_BLOCKED,
+	BEBS_EXPIRED,
 };
 
-static void bebs_init_rq(struct rq *rq, int cpu)
+/* Why a server was released, for the bebs_release trace event. */
+enum bebs_why {
+	BEBS_WHY_NEW,
+	BEBS_WHY_WAKEUP,
+	BEBS_WHY_PERIOD,
+	BEBS_WHY_SLACK,
+};
+
+/* e_avg of a task that has not run yet */
+#define BEBS_E_INIT		(2ULL * NSEC_PER_MSEC)
+/* the smallest budget: an hrtimer per 100 us at most */
+#define BEBS_BUDGET_MIN		(100ULL * NSEC_PER_USEC)
+/* the longest period; keeps the products of the wakeup rule in 64 bits */
+#define BEBS_PERIOD_MAX		(10ULL * NSEC_PER_SEC)
+/* a budget moves only when it changes by more than 1/2^BEBS_HYST */
+#define BEBS_HYST		3
+/* how many queued tasks the balancer scans for one to move */
+#define BEBS_BALANCE_SCAN	32
+
+/*
+ * A CPU's BEBS run queue, protected by the runqueue's lock. Its number of
+ * tasks and L are @balance.nr_running and @balance.load, which the
+ * balancer also reads without the lock.
+ */
+struct bebs_rq {
+	struct rb_root_cached	ready;		/* executing servers, by deadline */
+	struct rb_root_cached	expired;	/* expired servers, by release key */
+	u64			shift;		/* how far slack moved expired releases */
+	u64			u_be;		/* U_BE, BW_UNIT parts, read at ticks */
+	u64			nr_slack;	/* early releases on this CPU */
+	struct rq		*rq;
+	struct hrtimer		budget_timer;	/* ends the running server's budget */
+	struct hrtimer		release_timer;	/* releases the first expired server */
+	struct ms_balance	balance;	/* N and L */
+	struct sched_dl_entity	server;		/* runs BEBS when above starves it */
+};
+
+static DEFINE_PER_CPU(struct bebs_rq, bebs_rqs);
+
+static inline struct bebs_rq *bebs_rq_of(struct rq *rq)
 {
+	return per_cpu_ptr(&bebs_rqs, cpu_of(rq));
+}
+
+static inline struct sched_bebs_entity *bebs_se(struct task_struct *p)
+{
+	return &p->ms.run.state.bebs;
+}
+
+static inline struct task_struct *bebs_task_of(struct sched_bebs_entity *se)
+{
+	return container_of(se, struct task_struct, ms.run.state.bebs);
+}
+
+/* e_max, the largest budget: 200 ms as in the paper, 1 ms to 1 s. */
+static unsigned int sysctl_sched_bebs_e_max = 200 * NSEC_PER_MSEC;
+static unsigned int bebs_e_max_min = NSEC_PER_MSEC;
+static unsigned int bebs_e_max_max = NSEC_PER_SEC;
+
+#ifdef CONFIG_SYSCTL
+static struct ctl_table bebs_sysctls[] = {
+	{
+		.procname	= "sched_bebs_e_max_ns",
+		.data		= &sysctl_sched_bebs_e_max,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= &bebs_e_max_min,
+		.extra2		= &bebs_e_max_max,
+	},
+};
+#endif /* CONFIG_SYSCTL */
+
+/*
+ * The algorithm's arithmetic, free of runqueues (bebs_test.c checks it).
+ */
+
+/* Section 4.3, step 2: e_avg = (w e_avg + e) / (w + 1), w = 3. */
+static inline u64 bebs_e_avg(u64 e_avg, u64 e)
+{
+	return (3 * e_avg + e) >> 2;
+}
+
+/* Step 3: b = min(e_avg + e_avg / 2, e_max), and not below BEBS_BUDGET_MIN. */
+static inline u64 bebs_budget(u64 e_avg, u64 e_max)
+{
+	return clamp(e_avg + e_avg / 2, BEBS_BUDGET_MIN, e_max);
+}
+
+/* Keep @old unless @new differs from it by more than 1/2^BEBS_HYST of it. */
+static inline u64 bebs_hysteresis(u64 old, u64 new)
+{
+	u64 diff = new > old ? new - old : old - new;
+
+	return old && diff <= old >> BEBS_HYST ? old : new;
 }
 
 /*
- * A periodic task gives a budget and period (and a deadline within them);
- * a best-effort server may leave both to adapt. No warp.
+ * u = q / L * U_BE, in BW_UNIT parts, at least one part. @load is L, the
+ * queued weights including @q's task (or just q, for a task not queued).
+ */
+static inline u64 bebs_util(u32 q, u64 load, u64 u_be)
+{
+	if (load < q)
+		load = q;
+	return max_t(u64, div64_u64((u64)q * u_be, load), 1);
+}
+
+/* Step 4: p = b / u, at least b and at most BEBS_PERIOD_MAX. */
+static inline u64 bebs_period(u64 b, u64 util)
+{
+	u64 p = div64_u64(b << BW_SHIFT, util);
+
+	return clamp(p, b, BEBS_PERIOD_MAX);
+}
+
+/*
+ * The CBS wakeup rule of section 4.1: is a blocked server waking at @now
+ * released (true) or does it resume with its budget and deadline?
+ * (b - c) <= (now - r) * b / p is tested as (b - c) * p <= (now - r) * b,
+ * which fits in 64 bits as b <= 1 s, p <= BEBS_PERIOD_MAX and
+ * now - r < p.
+ */
+static inline bool bebs_wake_releases(u64 now, u64 r, s64 c, u64 b, u64 p)
+{
+	u64 used;
+
+	if (!ms_before(now, r + p))
+		return true;
+	if (ms_before(now, r))
+		return false;
+	used = c > 0 ? b - min_t(u64, c, b) : b;
+	return used * p <= (now - r) * b;
+}
+
+/*
+ * Section 4.2: the deadline of a server released at @now from the release
+ * @r_orig it waited for. Released on time or late, d = r_orig + p as
+ * rule 1 has it; released early by slack, d = r_orig + p as well, not
+ * now + p. A release so late that r_orig + p has passed starts a new
+ * period at @now. With fixed b and p, d - now <= 2p - b follows (the
+ * server ran b since its last release, which was at least p before
+ * r_orig); when the last adaptation lengthened p it could exceed that,
+ * and d is held to the bound.
+ */
+static inline u64 bebs_release_deadline(u64 now, u64 r_orig, u64 b, u64 p)
+{
+	u64 d = ms_before(now, r_orig + p) ? r_orig + p : now + p;
+
+	return min(d, now + 2 * p - b);
+}
+
+/*
+ * The trees.
+ */
+
+static inline bool bebs_deadline_less(struct rb_node *a, const struct rb_node *b)
+{
+	return ms_before(rb_entry(a, struct sched_bebs_entity, node)->deadline,
+			 rb_entry(b, struct sched_bebs_entity, node)->deadline);
+}
+
+static inline bool bebs_release_less(struct rb_node *a, const struct rb_node *b)
+{
+	return ms_before(rb_entry(a, struct sched_bebs_entity, node)->release_key,
+			 rb_entry(b, struct sched_bebs_entity, node)->release_key);
+}
+
+static struct sched_bebs_entity *bebs_first(struct rb_root_cached *root)
+{
+	struct rb_node *n = rb_first_cached(root);
+
+	return n ? rb_entry(n, struct sched_bebs_entity, node) : NULL;
+}
+
+/* Queue @se on the tree of its state; it is not on one. */
+static void bebs_insert(struct bebs_rq *brq, struct sched_bebs_entity *se)
+{
+	if (se->state == BEBS_EXPIRED)
+		rb_add_cached(&se->node, &brq->expired, bebs_release_less);
+	else
+		rb_add_cached(&se->node, &brq->ready, bebs_deadline_less);
+}
+
+static void bebs_erase(struct bebs_rq *brq, struct sched_bebs_entity *se)
+{
+	rb_erase_cached(&se->node, se->state == BEBS_EXPIRED ?
+			&brq->expired : &brq->ready);
+	RB_CLEAR_NODE(&se->node);
+}
+
+/* The rq clock reading at which the first expired server is due. */
+static u64 bebs_next_release(struct bebs_rq *brq, struct sched_bebs_entity *se)
+{
+	return se->release_key - brq->shift;
+}
+
+/*
+ * Arm the release timer for the first expired server, or leave it be
+ * when there is none: no timer runs for a CPU with nothing expired.
+ */
+static void bebs_arm_release(struct bebs_rq *brq)
+{
+	struct sched_bebs_entity *se = bebs_first(&brq->expired);
+	s64 delta;
+
+	if (!se)
+		return;
+	delta = bebs_next_release(brq, se) - rq_clock(brq->rq);
+	hrtimer_start(&brq->release_timer, ns_to_ktime(max_t(s64, delta, 0)),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static const char *const bebs_why_name[] = {
+	[BEBS_WHY_NEW]		= "new",
+	[BEBS_WHY_WAKEUP]	= "wakeup",
+	[BEBS_WHY_PERIOD]	= "period",
+	[BEBS_WHY_SLACK]	= "slack",
+};
+
+/*
+ * Sections 4.3 and 4.4: the budget from e_avg, the utilisation from the
+ * task's weight, the CPU's load and U_BE, and the period from both; at a
+ * release, never in pick.
+ */
+static void bebs_adapt(struct bebs_rq *brq, struct sched_bebs_entity *se)
+{
+	u64 b, util, p;
+
+	b = bebs_hysteresis(se->budget,
+			    bebs_budget(se->e_avg,
+					READ_ONCE(sysctl_sched_bebs_e_max)));
+	util = bebs_util(se->weight, brq->balance.load, brq->u_be);
+	p = bebs_period(b, util);
+	if (b == se->budget && p == se->period)
+		return;
+	se->budget = b;
+	se->period = p;
+	trace_bebs_adapt(bebs_task_of(se), se->e_avg, b, p, brq->balance.load,
+			 brq->u_be);
+}
+
+/*
+ * Rule 1: release @se at @now, its period starting at @r, deadline @d.
+ * It is not on a tree.
+ */
+static void bebs_release(struct bebs_rq *brq, struct sched_bebs_entity *se,
+			 u64 now, u64 r, enum bebs_why why)
+{
+	bebs_adapt(brq, se);
+	se->release = r;
+	se->deadline = why == BEBS_WHY_NEW || why == BEBS_WHY_WAKEUP ?
+		       now + se->period :
+		       bebs_release_deadline(now, se->release_orig, se->budget,
+					     se->period);
+	if (!ms_before(now, se->release + se->period))
+		se->release = now;
+	se->left = se->budget;
+	se->burst = 0;
+	se->state = BEBS_EXECUTING;
+	trace_bebs_release(bebs_task_of(se), now, se->deadline, se->budget,
+			   se->period, bebs_why_name[why]);
+}
+
+/* Step 1 of section 4.3: @se stops executing; average what it ran. */
+static void bebs_sample(struct sched_bebs_entity *se)
+{
+	se->e_avg = bebs_e_avg(se->e_avg, se->burst);
+	se->burst = 0;
+}
+
+/* Rule 3: @se's budget ran out; it waits for r + p on the expired tree. */
+static void bebs_expire(struct bebs_rq *brq, struct sched_bebs_entity *se)
+{
+	bebs_sample(se);
+	if (se->on_rq)
+		bebs_erase(brq, se);
+	se->state = BEBS_EXPIRED;
+	se->release_orig = se->release + se->period;
+	se->release_key = se->release_orig + brq->shift;
+	se->release_at = se->release_orig;
+	se->nr_expired++;
+	trace_bebs_expire(bebs_task_of(se), se->e_avg, se->release_orig);
+	if (se->on_rq) {
+		bebs_insert(brq, se);
+		if (bebs_first(&brq->expired) == se)
+			bebs_arm_release(brq);
+	}
+}
+
+/* Release every expired server that is due at @now (with the shift). */
+static bool bebs_release_due(struct bebs_rq *brq, u64 now, enum bebs_why why)
+{
+	struct sched_bebs_entity *se;
+	bool any = false;
+
+	while ((se = bebs_first(&brq->expired)) &&
+	       !ms_before(now, bebs_next_release(brq, se))) {
+		bebs_erase(brq, se);
+		bebs_release(brq, se, now, min(now, se->release_orig), why);
+		if (why == BEBS_WHY_SLACK && ms_before(now, se->release_orig)) {
+			se->nr_slack++;
+			brq->nr_slack++;
+		}
+		bebs_insert(brq, se);
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * Section 4.2: the CPU would idle with servers expired. Move every
+ * expired release forward by what separates the first of them from now,
+ * and release it.
+ */
+static void bebs_reclaim_slack(struct bebs_rq *brq, u64 now)
+{
+	struct sched_bebs_entity *se = bebs_first(&brq->expired);
+	u64 due;
+
+	if (!se)
+		return;
+	due = bebs_next_release(brq, se);
+	if (ms_before(now, due))
+		brq->shift += due - now;
+	bebs_release_due(brq, now, BEBS_WHY_SLACK);
+	hrtimer_try_to_cancel(&brq->release_timer);
+	bebs_arm_release(brq);
+}
+
+/*
+ * The class.
+ */
+
+static void bebs_arm_budget(struct rq *rq, struct sched_bebs_entity *se)
+{
+	if (se->state != BEBS_EXECUTING || !se->on_rq)
+		return;
+	hrtimer_start(&bebs_rq_of(rq)->budget_timer,
+		      ns_to_ktime(max_t(s64, se->left, 0)),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void update_curr_bebs(struct rq *rq)
+{
+	struct task_struct *curr = ms_rq_curr(rq);
+	struct sched_bebs_entity *se = bebs_se(curr);
+	struct bebs_rq *brq = bebs_rq_of(rq);
+	s64 delta;
+
+	if (curr->sched_class != &bebs_sched_class || !se->on_rq)
+		return;
+	delta = update_curr_common(rq);
+	if (delta <= 0)
+		return;
+	ms_server_update(&brq->server, delta);
+	if (se->state != BEBS_EXECUTING)
+		return;
+	se->left -= delta;
+	se->burst += delta;
+	if (se->left <= 0) {
+		bebs_expire(brq, se);
+		resched_curr(rq);
+	}
+}
+
+/*
+ * Ends the running server's budget to the accuracy of the hrtimer. The
+ * budget is charged in task time, which leaves out interrupts, so the
+ * timer may fire before it is used up: then it is armed again for what
+ * is left.
+ */
+static enum hrtimer_restart bebs_budget_timer(struct hrtimer *timer)
+{
+	struct bebs_rq *brq = container_of(timer, struct bebs_rq, budget_timer);
+	struct rq *rq = brq->rq;
+	struct task_struct *curr;
+	struct rq_flags rf;
+
+	rq_lock(rq, &rf);
+	update_rq_clock(rq);
+	update_curr_bebs(rq);
+	curr = ms_rq_curr(rq);
+	if (curr->sched_class == &bebs_sched_class)
+		bebs_arm_budget(rq, bebs_se(curr));
+	rq_unlock(rq, &rf);
+	return HRTIMER_NORESTART;
+}
+
+/* Would @se, just released or woken, preempt what @rq runs? */
+static void bebs_check_preempt(struct rq *rq, struct sched_bebs_entity *se)
+{
+	struct task_struct *curr = ms_rq_curr(rq);
+	struct sched_bebs_entity *cse = bebs_se(curr);
+
+	if (se->state != BEBS_EXECUTING)
+		return;
+	if (sched_class_above(&bebs_sched_class, curr->sched_class) ||
+	    (curr->sched_class == &bebs_sched_class &&
+	     (cse->state != BEBS_EXECUTING || !cse->on_rq ||
+	      ms_before(se->deadline, cse->deadline))))
+		resched_curr(rq);
+}
+
+static enum hrtimer_restart bebs_release_timer(struct hrtimer *timer)
+{
+	struct bebs_rq *brq = container_of(timer, struct bebs_rq, release_timer);
+	struct rq *rq = brq->rq;
+	struct sched_bebs_entity *se;
+	struct rq_flags rf;
+
+	rq_lock(rq, &rf);
+	update_rq_clock(rq);
+	if (bebs_release_due(brq, rq_clock(rq), BEBS_WHY_PERIOD)) {
+		se = bebs_first(&brq->ready);
+		if (se)
+			bebs_check_preempt(rq, se);
+	}
+	bebs_arm_release(brq);
+	rq_unlock(rq, &rf);
+	return HRTIMER_NORESTART;
+}
+
+static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sched_bebs_entity *se = bebs_se(p);
+	struct bebs_rq *brq = bebs_rq_of(rq);
+	u64 now = rq_clock(rq);
+
+	se->weight = ms_task_weight(p);
+	ms_balance_account(&brq->balance, se->weight, 1);
+	se->on_rq = 1;
+
+	switch (se->state) {
+	case BEBS_NEW:
+		if (!se->e_avg)
+			se->e_avg = BEBS_E_INIT;
+		bebs_release(brq, se, now, now, BEBS_WHY_NEW);
+		break;
+	case BEBS_BLOCKED:
+		if (bebs_wake_releases(now, se->release, se->left, se->budget,
+				       se->period))
+			bebs_release(brq, se, now, now, BEBS_WHY_WAKEUP);
+		else
+			se->state = BEBS_EXECUTING;
+		break;
+	case BEBS_EXPIRED:
+		/* it waits for the same release here, with this CPU's shift */
+		se->release_key = se->release_at + brq->shift;
+		break;
+	default:
+		break;
+	}
+	bebs_insert(brq, se);
+	if (se->state == BEBS_EXPIRED) {
+		if (bebs_first(&brq->expired) == se)
+			bebs_arm_release(brq);
+	}
+	add_nr_running(rq, 1);
+	ms_server_start(&brq->server);
+}
+
+static bool dequeue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sched_bebs_entity *se = bebs_se(p);
+	struct bebs_rq *brq = bebs_rq_of(rq);
+
+	update_curr_bebs(rq);
+	bebs_erase(brq, se);
+	se->on_rq = 0;
+	ms_balance_account(&brq->balance, -(s64)se->weight, -1);
+	if (se->state == BEBS_EXPIRED)
+		se->release_at = bebs_next_release(brq, se);
+	else if (flags & DEQUEUE_SLEEP) {
+		/* rule 2: it sleeps with budget left */
+		bebs_sample(se);
+		se->state = BEBS_BLOCKED;
+	}
+	sub_nr_running(rq, 1);
+	return true;
+}
+
+/*
+ * bebs_movable - the task to move from @src to @dst
+ * @gap:	@src's L minus @dst's
+ *
+ * The heaviest queued, not running, task that may run on @dst and weighs
+ * less than @gap; expired servers first, as they wait here while @dst may
+ * run them. Scans at most BEBS_BALANCE_SCAN of each tree.
+ */
+static struct task_struct *bebs_movable(struct rq *src, struct rq *dst, u64 gap)
+{
+	struct bebs_rq *brq = bebs_rq_of(src);
+	struct rb_root_cached *roots[] = { &brq->expired, &brq->ready };
+	struct task_struct *best = NULL, *p;
+	struct sched_bebs_entity *se;
+	struct rb_node *n;
+	int i, scan;
+
+	for (i = 0; i < ARRAY_SIZE(roots) && !best; i++) {
+		scan = 0;
+		for (n = rb_first_cached(roots[i]); n && scan < BEBS_BALANCE_SCAN;
+		     n = rb_next(n), scan++) {
+			se = rb_entry(n, struct sched_bebs_entity, node);
+			p = bebs_task_of(se);
+			if (!ms_can_move(src, dst, p) || se->weight >= gap)
+				continue;
+			if (!best || se->weight > bebs_se(best)->weight)
+				best = p;
+		}
+	}
+	return best;
+}
+
+/* L is a weight: the balancer BVT and VTRR use evens it out. */
+DEFINE_MS_BALANCER(bebs, bebs_rqs, ms_task_weight, bebs_movable);
+
+static struct task_struct *pick_task_bebs(struct rq *rq)
+{
+	struct bebs_rq *brq = bebs_rq_of(rq);
+	struct sched_bebs_entity *se;
+	u64 now;
+
+	update_curr_bebs(rq);
+	se = bebs_first(&brq->ready);
+	if (se)
+		return bebs_task_of(se);
+	if (RB_EMPTY_ROOT(&brq->expired.rb_root))
+		return NULL;
+	/* a release the timer has yet to make, then slack if the CPU is idle */
+	now = rq_clock(rq);
+	if (!bebs_release_due(brq, now, BEBS_WHY_PERIOD) &&
+	    !ms_below_runnable(rq, &bebs_sched_class))
+		bebs_reclaim_slack(brq, now);
+	se = bebs_first(&brq->ready);
+	return se ? bebs_task_of(se) : NULL;
+}
+
+static void put_prev_task_bebs(struct rq *rq, struct task_struct *p,
+			       struct task_struct *next)
+{
+	update_curr_bebs(rq);
+	hrtimer_try_to_cancel(&bebs_rq_of(rq)->budget_timer);
+}
+
+static void set_next_task_bebs(struct rq *rq, struct task_struct *p, bool first)
+{
+	p->se.exec_start = rq_clock_task(rq);
+	bebs_arm_budget(rq, bebs_se(p));
+	if (first)
+		ms_queue_push(&bebs_balancer, rq);
+}
+
+/*
+ * U_BE: the CPU's bandwidth less what is admitted on it, DL tasks and
+ * the class servers, but not BEBS's own server, whose bandwidth serves
+ * these very tasks. Read at the tick, not at every release: it takes the
+ * root domain's dl_bw lock.
+ */
+static void bebs_update_u_be(struct bebs_rq *brq)
+{
+	u64 used = ms_bw_used(cpu_of(brq->rq));
+
+	used -= min(used, brq->server.dl_bw);
+	brq->u_be = BW_UNIT - min(used, BW_UNIT);
+}
+
+static void task_tick_bebs(struct rq *rq, struct task_struct *p, int queued)
+{
+	bebs_update_u_be(bebs_rq_of(rq));
+	update_curr_bebs(rq);
+	ms_trigger_push(&bebs_balancer, rq);
+}
+
+/* EDF: a woken or released server preempts one with a later deadline. */
+static void wakeup_preempt_bebs(struct rq *rq, struct task_struct *p, int flags)
+{
+	bebs_check_preempt(rq, bebs_se(p));
+}
+
+/*
+ * sched_yield(): the server gives up what is left of its budget and
+ * waits for its next release, or for slack; as SCHED_DEADLINE's yield.
+ */
+static void yield_task_bebs(struct rq *rq)
+{
+	struct sched_bebs_entity *se = bebs_se(ms_rq_curr(rq));
+
+	update_rq_clock(rq);
+	update_curr_bebs(rq);
+	if (se->state == BEBS_EXECUTING && se->on_rq)
+		bebs_expire(bebs_rq_of(rq), se);
+}
+
+/* A child starts as a new server, with its parent's e_avg if it has one. */
+static void task_fork_bebs(struct task_struct *p)
+{
+	u64 e_avg = 0;
+
+	if (current->sched_class == &bebs_sched_class)
+		e_avg = bebs_se(current)->e_avg;
+	ms_own_state(p, SCHED_BEBS);
+	memset(bebs_se(p), 0, sizeof(struct sched_bebs_entity));
+	RB_CLEAR_NODE(&bebs_se(p)->node);
+	bebs_se(p)->e_avg = e_avg;
+}
+
+/*
+ * A task that joins BEBS is a new server. One that comes back to it after
+ * a priority-inheritance boost keeps its server: an expired one still
+ * waits for its release, a blocked one meets the wakeup rule.
+ */
+static void switching_to_bebs(struct rq *rq, struct task_struct *p)
+{
+	struct sched_bebs_entity *se = bebs_se(p);
+
+	if (!ms_own_state(p, SCHED_BEBS))
+		RB_CLEAR_NODE(&se->node);
+	if (se->state == BEBS_EXECUTING)
+		se->state = BEBS_BLOCKED;
+}
+
+static void prio_changed_bebs(struct rq *rq, struct task_struct *p, int oldprio)
+{
+	/* set_user_nice() dequeued and enqueued it: q and L are re-read. */
+}
+
+static unsigned int get_rr_interval_bebs(struct rq *rq, struct task_struct *p)
+{
+	return nsecs_to_jiffies(bebs_se(p)->budget);
+}
+
+/* The BEBS server's pick: what BEBS would run. */
+static struct task_struct *bebs_server_pick(struct sched_dl_entity *dl_se)
+{
+	return pick_task_bebs(dl_se->rq);
+}
+
+static void init_bebs_rq(struct rq *rq, int cpu)
+{
+	struct bebs_rq *brq = per_cpu_ptr(&bebs_rqs, cpu);
+
+	brq->rq = rq;
+	brq->ready = RB_ROOT_CACHED;
+	brq->expired = RB_ROOT_CACHED;
+	brq->u_be = BW_UNIT;
+	hrtimer_init(&brq->budget_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	brq->budget_timer.function = bebs_budget_timer;
+	hrtimer_init(&brq->release_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	brq->release_timer.function = bebs_release_timer;
+	ms_server_init(&brq->server, rq, bebs_server_pick);
+}
+
+static struct sched_dl_entity *bebs_server(int cpu)
+{
+	return &per_cpu(bebs_rqs, cpu).server;
+}
+
+static unsigned int bebs_nr_running(struct rq *rq)
+{
+	return bebs_rq_of(rq)->balance.nr_running;
+}
+
+DEFINE_SCHED_CLASS(bebs) = {
+	.enqueue_task		= enqueue_task_bebs,
+	.dequeue_task		= dequeue_task_bebs,
+	.yield_task		= yield_task_bebs,
+	.wakeup_preempt		= wakeup_preempt_bebs,
+	.pick_task		= pick_task_bebs,
+	.put_prev_task		= put_prev_task_bebs,
+	.set_next_task		= set_next_task_bebs,
+#ifdef CONFIG_SMP
+	.balance		= balance_bebs,
+	.select_task_rq		= select_task_rq_bebs,
+	.set_cpus_allowed	= set_cpus_allowed_common,
+#endif
+	.task_tick		= task_tick_bebs,
+	.task_fork		= task_fork_bebs,
+	.switching_to		= switching_to_bebs,
+	.switched_to		= ms_switched_to,
+	.prio_changed		= prio_changed_bebs,
+	.get_rr_interval	= get_rr_interval_bebs,
+	.update_curr		= update_curr_bebs,
+};
+
+/*
+ * A best-effort server takes its parameters from how its task runs: no
+ * budget, period, deadline or warp. MS_FLAG_BEBS_PERIODIC waits for
+ * admission to land (see the top of this file).
  */
 static int bebs_validate(const struct sched_attr *attr)
 {
-	u32 flags = attr->sched_ms_flags;
-
-	if (attr->sched_warp || attr->sched_warp_limit || attr->sched_unwarp)
-		return -EINVAL;
-	if (!(flags & MS_FLAG_BEBS_PERIODIC) && !attr->sched_runtime &&
-	    !attr->sched_deadline && !attr->sched_period)
-		return 0;
-	if (!ms_period_valid(attr->sched_runtime, attr->sched_period))
-		return -EINVAL;
-	if (attr->sched_deadline &&
-	    (attr->sched_deadline < attr->sched_runtime ||
-	     attr->sched_deadline > attr->sched_period))
+	if (attr->sched_warp || attr->sched_warp_limit || attr->sched_unwarp ||
+	    attr->sched_runtime || attr->sched_deadline || attr->sched_period ||
+	    (attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
 		return -EINVAL;
 	return 0;
 }
 
-/* A periodic task holds a reservation: CAP_SYS_NICE, as SCHED_DEADLINE. */
-static bool bebs_asks_for_more(struct task_struct *p,
-			       const struct sched_attr *attr, bool same)
+static const char *const bebs_state_name[] = {
+	[BEBS_NEW]		= "new",
+	[BEBS_EXECUTING]	= "executing",
+	[BEBS_BLOCKED]		= "blocked",
+	[BEBS_EXPIRED]		= "expired",
+};
+
+/* Read without the rq lock: a snapshot, as the rest of /proc/<pid>/sched. */
+static void bebs_proc_show(struct task_struct *p, struct seq_file *m)
 {
-	return attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC;
+	const struct sched_bebs_entity *se = bebs_se(p);
+
+	seq_printf(m, "%-45s:%21s\n", "ms.bebs.state",
+		   bebs_state_name[READ_ONCE(se->state) & 3]);
+	ms_proc_u64(m, "ms.bebs.budget_ns", se->budget);
+	ms_proc_u64(m, "ms.bebs.period_ns", se->period);
+	ms_proc_s64(m, "ms.bebs.left_ns", se->left);
+	ms_proc_u64(m, "ms.bebs.deadline", se->deadline);
+	ms_proc_u64(m, "ms.bebs.e_avg_ns", se->e_avg);
+	ms_proc_u64(m, "ms.bebs.nr_expired", se->nr_expired);
+	ms_proc_u64(m, "ms.bebs.nr_slack", se->nr_slack);
 }
 
 const struct ms_class ms_bebs_class = {
 	.name		= "bebs",
 	.policy		= SCHED_BEBS,
 	.class		= &bebs_sched_class,
-	.ready		= false,
+	.ready		= true,
 	.general	= true,
 	.flags		= MS_FLAGS_BEBS,
 	.validate	= bebs_validate,
-	.asks_for_more	= bebs_asks_for_more,
-	.init_rq	= bebs_init_rq,
+	.init_rq	= init_bebs_rq,
+	.proc_show	= bebs_proc_show,
+	.server		= bebs_server,
+	.nr_running	= bebs_nr_running,
+#ifdef CONFIG_SYSCTL
+	.sysctls	= bebs_sysctls,
+	.nr_sysctls	= ARRAY_SIZE(bebs_sysctls),
+#endif
 };
+
+#ifdef CONFIG_SCHED_MULTISCHED_KUNIT_TEST
+#include "bebs_test.c"
+#endif

@@ -1105,6 +1105,11 @@ static struct sched_dl_entity *bvt_server(int cpu)
 	return &per_cpu(bvt_rqs, cpu).server;
 }
 
+static unsigned int bvt_nr_running(struct rq *rq)
+{
+	return bvt_rq_of(rq)->balance.nr_running;
+}
+
 DEFINE_SCHED_CLASS(bvt) = {
 	.enqueue_task		= enqueue_task_bvt,
 	.dequeue_task		= dequeue_task_bvt,
@@ -1215,6 +1220,7 @@ const struct ms_class ms_bvt_class = {
 	.init_rq	= bvt_init_rq,
 	.proc_show	= bvt_proc_show,
 	.server		= bvt_server,
+	.nr_running	= bvt_nr_running,
 #ifdef CONFIG_SYSCTL
 	.sysctls	= bvt_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(bvt_sysctls),

@@ -710,6 +710,39 @@ void ms_proc_show_task(struct task_struct *p, struct seq_file *m)
 		c->proc_show(p, m);
 }
 
+/**
+ * ms_below_runnable - has a class below @class a task to run on @rq?
+ * @rq:		the runqueue, locked
+ * @class:	a multisched class
+ *
+ * For a class that gives the CPU away to the classes below it before it
+ * reclaims slack: BEBS releases an expired server early only when the CPU
+ * would otherwise idle. Counts the multisched classes below @class, fair
+ * (its runnable tasks: not those whose dequeue it delays, which it would
+ * not run) and sched_ext.
+ */
+bool ms_below_runnable(struct rq *rq, const struct sched_class *class)
+{
+	const struct ms_class *c;
+	int i;
+
+	lockdep_assert_rq_held(rq);
+	if (rq->cfs.h_nr_runnable)
+		return true;
+#ifdef CONFIG_SCHED_CLASS_EXT
+	if (rq->scx.nr_running)
+		return true;
+#endif
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
+		c = ms_classes[i];
+		if (!sched_class_above(class, c->class) || !c->nr_running)
+			continue;
+		if (c->nr_running(rq))
+			return true;
+	}
+	return false;
+}
+
 void ms_proc_u64(struct seq_file *m, const char *name, u64 v)
 {
 	seq_printf(m, "%-45s:%21llu\n", name, v);

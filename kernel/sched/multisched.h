@@ -190,6 +190,8 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  * @server:	CPU @cpu's dl_server of the class (ms_server_init()), which
  *		runs its tasks when the classes above it would starve them;
  *		a general class has one, optional for the others
+ * @nr_running:	how many of its tasks are queued on @rq, under @rq's lock;
+ *		a general class has it, for ms_below_runnable()
  *
  * One per class, defined in the class's file; multisched.c collects them
  * in ms_classes[], in the order of the class hierarchy. The class keeps
@@ -211,6 +213,7 @@ struct ms_class {
 	struct ctl_table		*sysctls;
 	size_t				nr_sysctls;
 	struct sched_dl_entity *(*server)(int cpu);
+	unsigned int (*nr_running)(struct rq *rq);
 };
 
 struct root_domain;
@@ -271,6 +274,7 @@ bool ms_period_valid(u64 runtime, u64 period);
 u64 ms_bw_limit(void);
 u64 ms_bw_used(int cpu);
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw);
+bool ms_below_runnable(struct rq *rq, const struct sched_class *class);
 void ms_proc_u64(struct seq_file *m, const char *name, u64 v);
 void ms_proc_s64(struct seq_file *m, const char *name, s64 v);
 

@@ -816,6 +816,11 @@ static struct sched_dl_entity *vtrr_server(int cpu)
 	return &per_cpu(vtrr_rqs, cpu).server;
 }
 
+static unsigned int vtrr_nr_running(struct rq *rq)
+{
+	return vtrr_rq_of(rq)->balance.nr_running;
+}
+
 DEFINE_SCHED_CLASS(vtrr) = {
 	.enqueue_task		= enqueue_task_vtrr,
 	.dequeue_task		= dequeue_task_vtrr,
@@ -876,6 +881,7 @@ const struct ms_class ms_vtrr_class = {
 	.init_rq	= init_vtrr_rq,
 	.proc_show	= vtrr_proc_show,
 	.server		= vtrr_server,
+	.nr_running	= vtrr_nr_running,
 #ifdef CONFIG_SYSCTL
 	.sysctls	= vtrr_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(vtrr_sysctls),

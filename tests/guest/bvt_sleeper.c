@@ -15,7 +15,10 @@
  *
  * -m bvt (default): every thread in SCHED_BVT at weight 1024, unwarped;
  * -m other: every thread in SCHED_OTHER (EEVDF), for comparison;
- * -m fifo: the hogs in SCHED_BVT, the sleeper in SCHED_FIFO 50.
+ * -m fifo: the hogs in SCHED_BVT, the sleeper in SCHED_FIFO 50;
+ * -m bebs: every thread in SCHED_BEBS (best-effort servers, weight from
+ * nice 0); the program also prints the sleeper's server at the end,
+ * "bebs_server budget_ns B period_ns P", from /proc/self/sched.
  *
  * With -s, a SCHED_FIFO 99 thread on CPU spins STALL_US once, a quarter of
  * the way through, as a long interrupt or a stalled virtual CPU would: the
@@ -84,6 +87,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "fifo")) {
 		a.sched_policy = SCHED_FIFO;
 		a.sched_priority = 50;
+	} else if (!strcmp(mode, "bebs")) {
+		a.sched_policy = SCHED_BEBS;
+		hog_policy = SCHED_BEBS;
 	} else {
 		fprintf(stderr, "bvt_sleeper: unknown mode %s\n", mode);
 		return 2;
@@ -162,6 +168,10 @@ int main(int argc, char **argv)
 	}
 	if (staller)
 		waitpid(staller, NULL, 0);
+	if (a.sched_policy == SCHED_BEBS)
+		printf("bebs_server budget_ns %lld period_ns %lld\n",
+		       proc_sched_ll("ms.bebs.budget_ns"),
+		       proc_sched_ll("ms.bebs.period_ns"));
 
 	for (i = 0; i < hogs; i++) {
 		kill(pid[i], SIGKILL);

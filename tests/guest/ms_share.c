@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ms_share [-p bvt|vtrr] [-c CPU] [-t SECS] [-e POINTS] [-s SLEEPER_SECS]
+ * ms_share [-p bvt|vtrr|bebs] [-c CPU] [-t SECS] [-e POINTS] [-s SLEEPER_SECS]
  *          [-N] W1 W2 ...
  *
- * Weighted sharing under SCHED_BVT (figures 1 and 2 of the BVT paper) or,
- * with -p vtrr, SCHED_VTRR (section 5.3 of the VTRR paper): one CPU-bound
- * child per weight, all pinned to CPU (default 1), each in the policy
- * with its weight (its share, for VTRR). After SECS seconds (default 10) the CPU time
- * each received, from /proc/PID/schedstat, is compared with its weight's
+ * Weighted sharing under SCHED_BVT (figures 1 and 2 of the BVT paper),
+ * with -p vtrr, SCHED_VTRR (section 5.3 of the VTRR paper), or with
+ * -p bebs, SCHED_BEBS best-effort servers (u = q / L * U_BE, section 4.3
+ * of the BEBS paper): one CPU-bound child per weight, all pinned to CPU
+ * (default 1), each in the policy with its weight (its share, for VTRR;
+ * its importance q, for BEBS). After SECS seconds (default 10) the CPU
+ * time each received, from /proc/PID/schedstat, is compared with its weight's
  * share. With -s, the first child sleeps for SLEEPER_SECS seconds
  * (figure 2) and the shares are measured from the moment it is woken (by
  * a signal, right after the first reading): it must share fairly, neither
@@ -73,6 +75,8 @@ int main(int argc, char **argv)
 				policy = SCHED_BVT;
 			else if (!strcmp(optarg, "vtrr"))
 				policy = SCHED_VTRR;
+			else if (!strcmp(optarg, "bebs"))
+				policy = SCHED_BEBS;
 			else
 				return 2;
 			break;

@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
@@ -71,6 +72,23 @@ static inline unsigned long long cpu_ns(pid_t pid)
 		ns = 0;
 	fclose(f);
 	return ns;
+}
+
+/* A number from this thread's /proc/self/sched line "@key : N", or -1. */
+static inline long long proc_sched_ll(const char *key)
+{
+	char line[256], name[128];
+	long long v = -1, x;
+	FILE *f = fopen("/proc/thread-self/sched", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s : %lld", name, &x) == 2 &&
+		    !strcmp(name, key))
+			v = x;
+	fclose(f);
+	return v;
 }
 
 /*

@@ -70,6 +70,34 @@ struct sched_vtrr_entity {
 };
 #endif
 
+#ifdef CONFIG_SCHED_BEBS
+/*
+ * struct sched_bebs_entity - a task's best-effort bandwidth server
+ *
+ * Protected by the task's rq lock. While the task is not queued nothing
+ * in it is relative to a CPU (times are absolute rq clock readings), so
+ * migration needs no rebasing. /proc/<pid>/sched reads it without locks.
+ */
+struct sched_bebs_entity {
+	struct rb_node	node;		/* ready tree by @deadline, or expired tree by @release_key */
+	u64		deadline;	/* d: its EDF deadline */
+	u64		release;	/* r: when its current period began */
+	u64		release_orig;	/* r_orig: while expired, the release it waits for */
+	u64		release_key;	/* while expired and queued: r_i + the rq's slack shift */
+	u64		release_at;	/* while expired and not queued: r_i */
+	s64		left;		/* c: budget left in this period */
+	u64		budget;		/* b */
+	u64		period;		/* p */
+	u64		e_avg;		/* average CPU burst, with hysteresis w = 3 */
+	u64		burst;		/* e: CPU run since it last became executing */
+	u64		nr_expired;	/* times its budget ran out */
+	u64		nr_slack;	/* times slack released it early */
+	u32		weight;		/* q, as counted in its CPU's load L */
+	u8		on_rq;
+	u8		state;		/* enum bebs_state (bebs.c) */
+};
+#endif
+
 /*
  * The classes' run-time state of a task. A task is in one class at a
  * time, so the classes share one union; struct sched_ms_run's
@@ -81,6 +109,9 @@ union sched_ms_state {
 #endif
 #ifdef CONFIG_SCHED_VTRR
 	struct sched_vtrr_entity	vtrr;
+#endif
+#ifdef CONFIG_SCHED_BEBS
+	struct sched_bebs_entity	bebs;
 #endif
 };
 

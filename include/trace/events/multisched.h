@@ -169,6 +169,77 @@ TRACE_EVENT(vtrr_reset,
 );
 #endif /* CONFIG_SCHED_VTRR */
 
+#ifdef CONFIG_SCHED_BEBS
+/*
+ * bebs_release - a BEBS server was released at @now with deadline
+ * @deadline, budget @budget and period @period (ns): when first queued
+ * ("new"), by the wakeup rule ("wakeup"), at its release time ("period"),
+ * or early, by slack reclamation ("slack")
+ */
+TRACE_EVENT(bebs_release,
+	    TP_PROTO(struct task_struct *p, u64 now, u64 deadline, u64 budget,
+		     u64 period, const char *why),
+	    TP_ARGS(p, now, deadline, budget, period, why),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u64, now)
+			     __field(u64, deadline)
+			     __field(u64, budget)
+			     __field(u64, period)
+			     __string(why, why)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->now = now;
+			   __entry->deadline = deadline;
+			   __entry->budget = budget;
+			   __entry->period = period;
+			   __assign_str(why)),
+	    TP_printk("pid=%d now=%llu deadline=%llu budget=%llu period=%llu why=%s",
+		      __entry->pid, __entry->now, __entry->deadline,
+		      __entry->budget, __entry->period, __get_str(why))
+);
+
+/*
+ * bebs_expire - a BEBS server used its budget; it waits for @release
+ */
+TRACE_EVENT(bebs_expire,
+	    TP_PROTO(struct task_struct *p, u64 e_avg, u64 release),
+	    TP_ARGS(p, e_avg, release),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u64, e_avg)
+			     __field(u64, release)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->e_avg = e_avg;
+			   __entry->release = release),
+	    TP_printk("pid=%d e_avg=%llu release=%llu",
+		      __entry->pid, __entry->e_avg, __entry->release)
+);
+
+/*
+ * bebs_adapt - a BEBS server's budget or period changed (section 4.3):
+ * from @e_avg, the CPU's load @load (sum of weights) and @u_be (BW_UNIT
+ * parts of 2^20)
+ */
+TRACE_EVENT(bebs_adapt,
+	    TP_PROTO(struct task_struct *p, u64 e_avg, u64 budget, u64 period,
+		     u64 load, u64 u_be),
+	    TP_ARGS(p, e_avg, budget, period, load, u_be),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u64, e_avg)
+			     __field(u64, budget)
+			     __field(u64, period)
+			     __field(u64, load)
+			     __field(u64, u_be)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->e_avg = e_avg;
+			   __entry->budget = budget;
+			   __entry->period = period;
+			   __entry->load = load;
+			   __entry->u_be = u_be),
+	    TP_printk("pid=%d e_avg=%llu budget=%llu period=%llu L=%llu U_BE=%llu",
+		      __entry->pid, __entry->e_avg, __entry->budget,
+		      __entry->period, __entry->load, __entry->u_be)
+);
+#endif /* CONFIG_SCHED_BEBS */
+
 #endif /* _TRACE_MULTISCHED_H */
 
 /* This part must be outside protection */
