@@ -57,9 +57,17 @@
  * a server's times are absolute, so it moves without change. What remains
  * is per-CPU: the share of U_BE on the CPU the task is on.
  *
- * Periodic real-time tasks (MS_FLAG_BEBS_PERIODIC, admitted against the
- * CPU's bandwidth) are not in this release: the flag is refused with
- * EINVAL until their admission lands.
+ * Periodic real-time tasks (MS_FLAG_BEBS_PERIODIC, section 5): a budget
+ * C (sched_runtime) every period T (sched_period), each job due D after
+ * its release (sched_deadline, 0 for T). They run in the same EDF with
+ * the best-effort servers, as servers of fixed b = C and p = T, with the
+ * same wakeup rule, whose deadline is r + D. Their bandwidth C / D is admitted on the task's CPU
+ * (ms_admit(), when the task enters or changes; EBUSY when the CPU's
+ * admitted bandwidth would pass sched_rt_runtime_us/sched_rt_period_us),
+ * which lowers U_BE for the best-effort servers there; the task then
+ * stays on that CPU. A job that uses its budget is throttled to its next
+ * period, never released by slack, and counted as a miss, as is one that
+ * ends after its deadline. A periodic task's child is best-effort.
  *
  * Locking: everything here is under the runqueue's lock, including the two
  * hrtimer handlers, which take it.
@@ -87,6 +95,12 @@ enum bebs_why {
 	BEBS_WHY_SLACK,
 };
 
+/* Why a periodic task's job missed, for the bebs_miss trace event. */
+enum bebs_miss_why {
+	BEBS_MISS_OVERRUN,
+	BEBS_MISS_LATE,
+};
+
 /* e_avg of a task that has not run yet */
 #define BEBS_E_INIT		(2ULL * NSEC_PER_MSEC)
 /* the smallest budget: an hrtimer per 100 us at most */
@@ -106,6 +120,7 @@ enum bebs_why {
 struct bebs_rq {
 	struct rb_root_cached	ready;		/* executing servers, by deadline */
 	struct rb_root_cached	expired;	/* expired servers, by release key */
+	struct rb_root_cached	throttled;	/* periodic ones out of budget, by release */
 	u64			shift;		/* how far slack moved expired releases */
 	u64			u_be;		/* U_BE, BW_UNIT parts, read at ticks */
 	u64			nr_slack;	/* early releases on this CPU */
@@ -138,8 +153,24 @@ static unsigned int sysctl_sched_bebs_e_max = 200 * NSEC_PER_MSEC;
 static unsigned int bebs_e_max_min = NSEC_PER_MSEC;
 static unsigned int bebs_e_max_max = NSEC_PER_SEC;
 
+/*
+ * U_BE,min (section 5), in parts per million of a CPU: what a periodic
+ * task's admission leaves to best-effort tasks on its CPU.
+ */
+static unsigned int sysctl_sched_bebs_u_be_min = 50000;
+static unsigned int bebs_ppm_max = 1000000;
+
 #ifdef CONFIG_SYSCTL
 static struct ctl_table bebs_sysctls[] = {
+	{
+		.procname	= "sched_bebs_u_be_min_ppm",
+		.data		= &sysctl_sched_bebs_u_be_min,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &bebs_ppm_max,
+	},
 	{
 		.procname	= "sched_bebs_e_max_ns",
 		.data		= &sysctl_sched_bebs_e_max,
@@ -247,6 +278,12 @@ static inline bool bebs_release_less(struct rb_node *a, const struct rb_node *b)
 			 rb_entry(b, struct sched_bebs_entity, node)->release_key);
 }
 
+static inline bool bebs_release_at_less(struct rb_node *a, const struct rb_node *b)
+{
+	return ms_before(rb_entry(a, struct sched_bebs_entity, node)->release_at,
+			 rb_entry(b, struct sched_bebs_entity, node)->release_at);
+}
+
 static struct sched_bebs_entity *bebs_first(struct rb_root_cached *root)
 {
 	struct rb_node *n = rb_first_cached(root);
@@ -254,19 +291,31 @@ static struct sched_bebs_entity *bebs_first(struct rb_root_cached *root)
 	return n ? rb_entry(n, struct sched_bebs_entity, node) : NULL;
 }
 
+/* The tree @se is on while queued: by its state and kind. */
+static struct rb_root_cached *bebs_tree(struct bebs_rq *brq,
+					struct sched_bebs_entity *se)
+{
+	if (se->state != BEBS_EXPIRED)
+		return &brq->ready;
+	return se->periodic ? &brq->throttled : &brq->expired;
+}
+
 /* Queue @se on the tree of its state; it is not on one. */
 static void bebs_insert(struct bebs_rq *brq, struct sched_bebs_entity *se)
 {
-	if (se->state == BEBS_EXPIRED)
-		rb_add_cached(&se->node, &brq->expired, bebs_release_less);
+	struct rb_root_cached *root = bebs_tree(brq, se);
+
+	if (root == &brq->ready)
+		rb_add_cached(&se->node, root, bebs_deadline_less);
+	else if (root == &brq->expired)
+		rb_add_cached(&se->node, root, bebs_release_less);
 	else
-		rb_add_cached(&se->node, &brq->ready, bebs_deadline_less);
+		rb_add_cached(&se->node, root, bebs_release_at_less);
 }
 
 static void bebs_erase(struct bebs_rq *brq, struct sched_bebs_entity *se)
 {
-	rb_erase_cached(&se->node, se->state == BEBS_EXPIRED ?
-			&brq->expired : &brq->ready);
+	rb_erase_cached(&se->node, bebs_tree(brq, se));
 	RB_CLEAR_NODE(&se->node);
 }
 
@@ -277,17 +326,23 @@ static u64 bebs_next_release(struct bebs_rq *brq, struct sched_bebs_entity *se)
 }
 
 /*
- * Arm the release timer for the first expired server, or leave it be
- * when there is none: no timer runs for a CPU with nothing expired.
+ * Arm the release timer for the first expired or throttled server, or
+ * leave it be when there is none: no timer runs for a CPU with nothing
+ * waiting for a release.
  */
 static void bebs_arm_release(struct bebs_rq *brq)
 {
 	struct sched_bebs_entity *se = bebs_first(&brq->expired);
+	struct sched_bebs_entity *th = bebs_first(&brq->throttled);
+	u64 when;
 	s64 delta;
 
-	if (!se)
+	if (!se && !th)
 		return;
-	delta = bebs_next_release(brq, se) - rq_clock(brq->rq);
+	when = se ? bebs_next_release(brq, se) : th->release_at;
+	if (th && ms_before(th->release_at, when))
+		when = th->release_at;
+	delta = when - rq_clock(brq->rq);
 	hrtimer_start(&brq->release_timer, ns_to_ktime(max_t(s64, delta, 0)),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
@@ -298,6 +353,33 @@ static const char *const bebs_why_name[] = {
 	[BEBS_WHY_PERIOD]	= "period",
 	[BEBS_WHY_SLACK]	= "slack",
 };
+
+static const char *const bebs_miss_name[] = {
+	[BEBS_MISS_OVERRUN]	= "overrun",
+	[BEBS_MISS_LATE]	= "late",
+};
+
+/* A periodic task's job missed its deadline at @now. */
+static void bebs_miss(struct sched_bebs_entity *se, u64 now,
+		      enum bebs_miss_why why)
+{
+	se->nr_missed++;
+	trace_bebs_miss(bebs_task_of(se), se->deadline, now, bebs_miss_name[why]);
+}
+
+/*
+ * U_BE: the CPU's bandwidth less what is admitted on it, DL tasks and
+ * the class servers, but not BEBS's own server, whose bandwidth serves
+ * these very tasks. Read at the tick, not at every release: it takes the
+ * root domain's dl_bw lock.
+ */
+static void bebs_update_u_be(struct bebs_rq *brq)
+{
+	u64 used = ms_bw_used(cpu_of(brq->rq));
+
+	used -= min(used, brq->server.dl_bw);
+	brq->u_be = BW_UNIT - min(used, BW_UNIT);
+}
 
 /*
  * Sections 4.3 and 4.4: the budget from e_avg, the utilisation from the
@@ -328,6 +410,20 @@ static void bebs_adapt(struct bebs_rq *brq, struct sched_bebs_entity *se)
 static void bebs_release(struct bebs_rq *brq, struct sched_bebs_entity *se,
 			 u64 now, u64 r, enum bebs_why why)
 {
+	struct task_struct *p = bebs_task_of(se);
+
+	if (se->periodic) {
+		/* a job: C every T, due D after its release, and no adaptation */
+		se->budget = p->ms.runtime;
+		se->period = p->ms.period;
+		se->release = ms_before(now, r + se->period) ? r : now;
+		se->deadline = se->release + (p->ms.deadline ?: p->ms.period);
+		se->left = se->budget;
+		se->state = BEBS_EXECUTING;
+		trace_bebs_release(p, now, se->deadline, se->budget, se->period,
+				   bebs_why_name[why]);
+		return;
+	}
 	bebs_adapt(brq, se);
 	se->release = r;
 	se->deadline = why == BEBS_WHY_NEW || why == BEBS_WHY_WAKEUP ?
@@ -339,8 +435,8 @@ static void bebs_release(struct bebs_rq *brq, struct sched_bebs_entity *se,
 	se->left = se->budget;
 	se->burst = 0;
 	se->state = BEBS_EXECUTING;
-	trace_bebs_release(bebs_task_of(se), now, se->deadline, se->budget,
-			   se->period, bebs_why_name[why]);
+	trace_bebs_release(p, now, se->deadline, se->budget, se->period,
+			   bebs_why_name[why]);
 }
 
 /* Step 1 of section 4.3: @se stops executing; average what it ran. */
@@ -350,10 +446,19 @@ static void bebs_sample(struct sched_bebs_entity *se)
 	se->burst = 0;
 }
 
-/* Rule 3: @se's budget ran out; it waits for r + p on the expired tree. */
-static void bebs_expire(struct bebs_rq *brq, struct sched_bebs_entity *se)
+/*
+ * Rule 3: @se's budget ran out; it waits for r + p on the expired tree,
+ * or, a periodic task's, on the throttled one. A periodic task's job
+ * that ran out of budget overran (@overrun), unless it gave the rest up
+ * (sched_yield()).
+ */
+static void bebs_expire(struct bebs_rq *brq, struct sched_bebs_entity *se,
+			u64 now, bool overrun)
 {
-	bebs_sample(se);
+	if (se->periodic && overrun)
+		bebs_miss(se, now, BEBS_MISS_OVERRUN);
+	else if (!se->periodic)
+		bebs_sample(se);
 	if (se->on_rq)
 		bebs_erase(brq, se);
 	se->state = BEBS_EXPIRED;
@@ -364,9 +469,25 @@ static void bebs_expire(struct bebs_rq *brq, struct sched_bebs_entity *se)
 	trace_bebs_expire(bebs_task_of(se), se->e_avg, se->release_orig);
 	if (se->on_rq) {
 		bebs_insert(brq, se);
-		if (bebs_first(&brq->expired) == se)
+		if (bebs_first(bebs_tree(brq, se)) == se)
 			bebs_arm_release(brq);
 	}
+}
+
+/* Release every throttled periodic server whose next period began. */
+static bool bebs_release_throttled(struct bebs_rq *brq, u64 now)
+{
+	struct sched_bebs_entity *se;
+	bool any = false;
+
+	while ((se = bebs_first(&brq->throttled)) &&
+	       !ms_before(now, se->release_at)) {
+		bebs_erase(brq, se);
+		bebs_release(brq, se, now, se->release_at, BEBS_WHY_PERIOD);
+		bebs_insert(brq, se);
+		any = true;
+	}
+	return any;
 }
 
 /* Release every expired server that is due at @now (with the shift). */
@@ -440,7 +561,7 @@ static void update_curr_bebs(struct rq *rq)
 	se->left -= delta;
 	se->burst += delta;
 	if (se->left <= 0) {
-		bebs_expire(brq, se);
+		bebs_expire(brq, se, rq_clock(rq), true);
 		resched_curr(rq);
 	}
 }
@@ -492,14 +613,27 @@ static enum hrtimer_restart bebs_release_timer(struct hrtimer *timer)
 
 	rq_lock(rq, &rf);
 	update_rq_clock(rq);
-	if (bebs_release_due(brq, rq_clock(rq), BEBS_WHY_PERIOD)) {
+	if (bebs_release_throttled(brq, rq_clock(rq)) |
+	    bebs_release_due(brq, rq_clock(rq), BEBS_WHY_PERIOD)) {
 		se = bebs_first(&brq->ready);
 		if (se)
 			bebs_check_preempt(rq, se);
+		/*
+		 * The server stopped when it found only expired servers; it
+		 * has a task to run again.
+		 */
+		ms_server_start(&brq->server);
 	}
 	bebs_arm_release(brq);
 	rq_unlock(rq, &rf);
 	return HRTIMER_NORESTART;
+}
+
+/* Is @p a periodic task (with its reservation admitted)? */
+static inline bool bebs_periodic(struct task_struct *p)
+{
+	return p->policy == SCHED_BEBS &&
+	       (p->ms.flags & MS_FLAG_BEBS_PERIODIC);
 }
 
 static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
@@ -507,8 +641,15 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	struct sched_bebs_entity *se = bebs_se(p);
 	struct bebs_rq *brq = bebs_rq_of(rq);
 	u64 now = rq_clock(rq);
+	bool periodic = bebs_periodic(p);
 
-	se->weight = ms_task_weight(p);
+	/* it became periodic, or best-effort: a new server of its kind */
+	if (periodic != se->periodic) {
+		se->periodic = periodic;
+		se->state = BEBS_NEW;
+	}
+	/* L is the best-effort load: a periodic task has its own bandwidth */
+	se->weight = periodic ? 0 : ms_task_weight(p);
 	ms_balance_account(&brq->balance, se->weight, 1);
 	se->on_rq = 1;
 
@@ -516,9 +657,19 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	case BEBS_NEW:
 		if (!se->e_avg)
 			se->e_avg = BEBS_E_INIT;
+		/* a new reservation lowered U_BE: adapt to it from now on */
+		if (periodic)
+			bebs_update_u_be(brq);
 		bebs_release(brq, se, now, now, BEBS_WHY_NEW);
 		break;
 	case BEBS_BLOCKED:
+		/*
+		 * The wakeup rule serves a periodic task too: its next job may
+		 * wake a little less than T after the kernel released the last
+		 * one late, and is released all the same while the server's
+		 * rate allows; a task that wakes early with its budget used
+		 * waits for its next period.
+		 */
 		if (bebs_wake_releases(now, se->release, se->left, se->budget,
 				       se->period))
 			bebs_release(brq, se, now, now, BEBS_WHY_WAKEUP);
@@ -526,6 +677,10 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 			se->state = BEBS_EXECUTING;
 		break;
 	case BEBS_EXPIRED:
+		if (periodic && !ms_before(now, se->release_at)) {
+			bebs_release(brq, se, now, se->release_at, BEBS_WHY_PERIOD);
+			break;
+		}
 		/* it waits for the same release here, with this CPU's shift */
 		se->release_key = se->release_at + brq->shift;
 		break;
@@ -533,10 +688,9 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 		break;
 	}
 	bebs_insert(brq, se);
-	if (se->state == BEBS_EXPIRED) {
-		if (bebs_first(&brq->expired) == se)
-			bebs_arm_release(brq);
-	}
+	if (se->state == BEBS_EXPIRED &&
+	    bebs_first(bebs_tree(brq, se)) == se)
+		bebs_arm_release(brq);
 	add_nr_running(rq, 1);
 	ms_server_start(&brq->server);
 }
@@ -550,11 +704,15 @@ static bool dequeue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	bebs_erase(brq, se);
 	se->on_rq = 0;
 	ms_balance_account(&brq->balance, -(s64)se->weight, -1);
-	if (se->state == BEBS_EXPIRED)
-		se->release_at = bebs_next_release(brq, se);
-	else if (flags & DEQUEUE_SLEEP) {
-		/* rule 2: it sleeps with budget left */
-		bebs_sample(se);
+	if (se->state == BEBS_EXPIRED) {
+		if (!se->periodic)
+			se->release_at = bebs_next_release(brq, se);
+	} else if (flags & DEQUEUE_SLEEP) {
+		/* rule 2: it sleeps with budget left; a job ends */
+		if (!se->periodic)
+			bebs_sample(se);
+		else if (ms_before(se->deadline, rq_clock(rq)))
+			bebs_miss(se, rq_clock(rq), BEBS_MISS_LATE);
 		se->state = BEBS_BLOCKED;
 	}
 	sub_nr_running(rq, 1);
@@ -584,7 +742,8 @@ static struct task_struct *bebs_movable(struct rq *src, struct rq *dst, u64 gap)
 		     n = rb_next(n), scan++) {
 			se = rb_entry(n, struct sched_bebs_entity, node);
 			p = bebs_task_of(se);
-			if (!ms_can_move(src, dst, p) || se->weight >= gap)
+			if (se->periodic || !ms_can_move(src, dst, p) ||
+			    se->weight >= gap)
 				continue;
 			if (!best || se->weight > bebs_se(best)->weight)
 				best = p;
@@ -596,7 +755,12 @@ static struct task_struct *bebs_movable(struct rq *src, struct rq *dst, u64 gap)
 /* L is a weight: the balancer BVT and VTRR use evens it out. */
 DEFINE_MS_BALANCER(bebs, bebs_rqs, ms_task_weight, bebs_movable);
 
-static struct task_struct *pick_task_bebs(struct rq *rq)
+/*
+ * @server: the pick of BEBS's dl_server, which runs only when the classes
+ * above starve BEBS and so those below too: its time is BEBS's, and
+ * slack is taken whatever the classes below have queued.
+ */
+static struct task_struct *__pick_task_bebs(struct rq *rq, bool server)
 {
 	struct bebs_rq *brq = bebs_rq_of(rq);
 	struct sched_bebs_entity *se;
@@ -606,15 +770,26 @@ static struct task_struct *pick_task_bebs(struct rq *rq)
 	se = bebs_first(&brq->ready);
 	if (se)
 		return bebs_task_of(se);
-	if (RB_EMPTY_ROOT(&brq->expired.rb_root))
+	if (RB_EMPTY_ROOT(&brq->expired.rb_root) &&
+	    RB_EMPTY_ROOT(&brq->throttled.rb_root))
 		return NULL;
-	/* a release the timer has yet to make, then slack if the CPU is idle */
+	/*
+	 * Releases the timer has yet to make, then slack if the CPU is idle;
+	 * throttled periodic tasks wait for their periods.
+	 */
 	now = rq_clock(rq);
-	if (!bebs_release_due(brq, now, BEBS_WHY_PERIOD) &&
-	    !ms_below_runnable(rq, &bebs_sched_class))
+	if (!(bebs_release_throttled(brq, now) |
+	      bebs_release_due(brq, now, BEBS_WHY_PERIOD)) &&
+	    !RB_EMPTY_ROOT(&brq->expired.rb_root) &&
+	    (server || !ms_below_runnable(rq, &bebs_sched_class)))
 		bebs_reclaim_slack(brq, now);
 	se = bebs_first(&brq->ready);
 	return se ? bebs_task_of(se) : NULL;
+}
+
+static struct task_struct *pick_task_bebs(struct rq *rq)
+{
+	return __pick_task_bebs(rq, false);
 }
 
 static void put_prev_task_bebs(struct rq *rq, struct task_struct *p,
@@ -632,20 +807,6 @@ static void set_next_task_bebs(struct rq *rq, struct task_struct *p, bool first)
 		ms_queue_push(&bebs_balancer, rq);
 }
 
-/*
- * U_BE: the CPU's bandwidth less what is admitted on it, DL tasks and
- * the class servers, but not BEBS's own server, whose bandwidth serves
- * these very tasks. Read at the tick, not at every release: it takes the
- * root domain's dl_bw lock.
- */
-static void bebs_update_u_be(struct bebs_rq *brq)
-{
-	u64 used = ms_bw_used(cpu_of(brq->rq));
-
-	used -= min(used, brq->server.dl_bw);
-	brq->u_be = BW_UNIT - min(used, BW_UNIT);
-}
-
 static void task_tick_bebs(struct rq *rq, struct task_struct *p, int queued)
 {
 	bebs_update_u_be(bebs_rq_of(rq));
@@ -661,7 +822,8 @@ static void wakeup_preempt_bebs(struct rq *rq, struct task_struct *p, int flags)
 
 /*
  * sched_yield(): the server gives up what is left of its budget and
- * waits for its next release, or for slack; as SCHED_DEADLINE's yield.
+ * waits for its next release (or for slack, a best-effort one); as
+ * SCHED_DEADLINE's yield, this is how a periodic job may say it is done.
  */
 static void yield_task_bebs(struct rq *rq)
 {
@@ -670,7 +832,7 @@ static void yield_task_bebs(struct rq *rq)
 	update_rq_clock(rq);
 	update_curr_bebs(rq);
 	if (se->state == BEBS_EXECUTING && se->on_rq)
-		bebs_expire(bebs_rq_of(rq), se);
+		bebs_expire(bebs_rq_of(rq), se, rq_clock(rq), false);
 }
 
 /* A child starts as a new server, with its parent's e_avg if it has one. */
@@ -706,6 +868,35 @@ static void prio_changed_bebs(struct rq *rq, struct task_struct *p, int oldprio)
 	/* set_user_nice() dequeued and enqueued it: q and L are re-read. */
 }
 
+/*
+ * A periodic task keeps the CPU its reservation is on; the others are
+ * placed by weight (ms_select_task_rq()).
+ */
+static int select_task_rq_bebs_any(struct task_struct *p, int cpu, int flags)
+{
+	int resv = READ_ONCE(p->ms.run.resv_cpu);
+
+	if (READ_ONCE(p->ms.run.resv_bw) && cpu_active(resv) &&
+	    cpumask_test_cpu(resv, p->cpus_ptr))
+		return resv;
+	return select_task_rq_bebs(p, cpu, flags);
+}
+
+/* Only a cpuset change moves a periodic task: its reservation follows. */
+static void migrate_task_rq_bebs(struct task_struct *p, int new_cpu)
+{
+	ms_migrate_reservation(p, new_cpu);
+}
+
+/*
+ * The reservation goes with the task. A task dies deboosted (it holds no
+ * rt_mutex by then), so one that held a reservation dies in this class.
+ */
+static void task_dead_bebs(struct task_struct *p)
+{
+	ms_release(p);
+}
+
 static unsigned int get_rr_interval_bebs(struct rq *rq, struct task_struct *p)
 {
 	return nsecs_to_jiffies(bebs_se(p)->budget);
@@ -714,7 +905,7 @@ static unsigned int get_rr_interval_bebs(struct rq *rq, struct task_struct *p)
 /* The BEBS server's pick: what BEBS would run. */
 static struct task_struct *bebs_server_pick(struct sched_dl_entity *dl_se)
 {
-	return pick_task_bebs(dl_se->rq);
+	return __pick_task_bebs(dl_se->rq, true);
 }
 
 static void init_bebs_rq(struct rq *rq, int cpu)
@@ -724,6 +915,7 @@ static void init_bebs_rq(struct rq *rq, int cpu)
 	brq->rq = rq;
 	brq->ready = RB_ROOT_CACHED;
 	brq->expired = RB_ROOT_CACHED;
+	brq->throttled = RB_ROOT_CACHED;
 	brq->u_be = BW_UNIT;
 	hrtimer_init(&brq->budget_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	brq->budget_timer.function = bebs_budget_timer;
@@ -752,9 +944,11 @@ DEFINE_SCHED_CLASS(bebs) = {
 	.set_next_task		= set_next_task_bebs,
 #ifdef CONFIG_SMP
 	.balance		= balance_bebs,
-	.select_task_rq		= select_task_rq_bebs,
+	.select_task_rq		= select_task_rq_bebs_any,
+	.migrate_task_rq	= migrate_task_rq_bebs,
 	.set_cpus_allowed	= set_cpus_allowed_common,
 #endif
+	.task_dead		= task_dead_bebs,
 	.task_tick		= task_tick_bebs,
 	.task_fork		= task_fork_bebs,
 	.switching_to		= switching_to_bebs,
@@ -766,16 +960,47 @@ DEFINE_SCHED_CLASS(bebs) = {
 
 /*
  * A best-effort server takes its parameters from how its task runs: no
- * budget, period, deadline or warp. MS_FLAG_BEBS_PERIODIC waits for
- * admission to land (see the top of this file).
+ * budget, period, deadline or warp. A periodic task gives a budget and a
+ * period within the limits every reservation has, and a deadline between
+ * them (0: the period).
  */
 static int bebs_validate(const struct sched_attr *attr)
 {
-	if (attr->sched_warp || attr->sched_warp_limit || attr->sched_unwarp ||
-	    attr->sched_runtime || attr->sched_deadline || attr->sched_period ||
-	    (attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
+	if (attr->sched_warp || attr->sched_warp_limit || attr->sched_unwarp)
+		return -EINVAL;
+	if (!(attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
+		return attr->sched_runtime || attr->sched_deadline ||
+		       attr->sched_period ? -EINVAL : 0;
+	if (!ms_period_valid(attr->sched_runtime, attr->sched_period))
+		return -EINVAL;
+	if (attr->sched_deadline &&
+	    (attr->sched_deadline < attr->sched_runtime ||
+	     attr->sched_deadline > attr->sched_period))
 		return -EINVAL;
 	return 0;
+}
+
+/* A periodic task reserves its density C / D: EDF's sufficient test. */
+static u64 bebs_bandwidth(const struct sched_attr *attr)
+{
+	if (!(attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
+		return 0;
+	return to_ratio(attr->sched_deadline ?: attr->sched_period,
+			attr->sched_runtime);
+}
+
+/* What admission leaves free on the CPU: U_BE,min, in BW_UNIT parts. */
+static u64 bebs_bw_free(void)
+{
+	return div_u64((u64)READ_ONCE(sysctl_sched_bebs_u_be_min) << BW_SHIFT,
+		       1000000);
+}
+
+/* A periodic task holds a reservation: CAP_SYS_NICE, as SCHED_DEADLINE. */
+static bool bebs_asks_for_more(struct task_struct *p,
+			       const struct sched_attr *attr, bool same)
+{
+	return attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC;
 }
 
 static const char *const bebs_state_name[] = {
@@ -799,6 +1024,10 @@ static void bebs_proc_show(struct task_struct *p, struct seq_file *m)
 	ms_proc_u64(m, "ms.bebs.e_avg_ns", se->e_avg);
 	ms_proc_u64(m, "ms.bebs.nr_expired", se->nr_expired);
 	ms_proc_u64(m, "ms.bebs.nr_slack", se->nr_slack);
+	ms_proc_u64(m, "ms.bebs.nr_missed", se->nr_missed);
+	ms_proc_u64(m, "ms.bebs.reserved_ppm",
+		    DIV_ROUND_UP_ULL(READ_ONCE(p->ms.run.resv_bw) * 1000000ULL,
+				     BW_UNIT));
 }
 
 const struct ms_class ms_bebs_class = {
@@ -809,10 +1038,14 @@ const struct ms_class ms_bebs_class = {
 	.general	= true,
 	.flags		= MS_FLAGS_BEBS,
 	.validate	= bebs_validate,
+	.asks_for_more	= bebs_asks_for_more,
 	.init_rq	= init_bebs_rq,
 	.proc_show	= bebs_proc_show,
 	.server		= bebs_server,
 	.nr_running	= bebs_nr_running,
+	.bandwidth	= bebs_bandwidth,
+	.bw_free	= bebs_bw_free,
+	.reservation_flags = MS_FLAG_BEBS_PERIODIC,
 #ifdef CONFIG_SYSCTL
 	.sysctls	= bebs_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(bebs_sysctls),

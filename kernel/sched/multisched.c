@@ -329,8 +329,22 @@ const struct sched_class *ms_setscheduler_class(int policy)
  */
 void ms_fork(struct task_struct *p)
 {
+	const struct ms_class *c = ms_class_of(p->policy);
+	struct sched_attr attr = { };
+
 	if (!ms_policy(p->policy))
 		ms_setparams(p, p->policy, NULL);
+	/*
+	 * A reservation is admitted per task, as SCHED_DEADLINE's: the child
+	 * of a task that holds one keeps its class without it.
+	 */
+	ms_getparams(p, &attr);
+	if (c && c->bandwidth && c->bandwidth(&attr)) {
+		p->ms.flags &= ~c->reservation_flags;
+		p->ms.runtime = 0;
+		p->ms.deadline = 0;
+		p->ms.period = 0;
+	}
 	/* The parent's run-time state is its own; task_fork() seeds it. */
 	memset(&p->ms.run, 0, sizeof(p->ms.run));
 }
@@ -521,27 +535,33 @@ u64 ms_bw_limit(void)
 }
 
 /*
- * SCHED_DEADLINE's admitted bandwidth on @cpu: its share of its root
- * domain's total_bw, which holds the DL tasks', and the servers of the
- * root domain's CPUs, fair's and the classes' (kept there across rebuilds
- * of the root domains: dl_clear_root_domain(), ms_servers_restore_root()).
+ * SCHED_DEADLINE's admitted bandwidth on a CPU of @rd: its share of the
+ * root domain's total_bw, which holds the DL tasks', and the servers of
+ * the root domain's CPUs, fair's and the classes' (kept there across
+ * rebuilds of the root domains: dl_clear_root_domain(),
+ * ms_servers_restore_root()). Under @rd's dl_bw lock.
  */
+static u64 __ms_bw_dl(struct root_domain *rd)
+{
+	unsigned int cpus = cpumask_weight_and(rd->span, cpu_active_mask);
+
+	lockdep_assert_held(&rd->dl_bw.lock);
+	return cpus ? div_u64(rd->dl_bw.total_bw, cpus) : 0;
+}
+
 static u64 ms_bw_dl(int cpu)
 {
-	struct rq *rq = cpu_rq(cpu);
 	struct root_domain *rd;
 	unsigned long flags;
-	unsigned int cpus;
 	u64 bw;
 
 	rcu_read_lock_sched();
-	rd = rq->rd;
-	cpus = cpumask_weight_and(rd->span, cpu_active_mask);
+	rd = cpu_rq(cpu)->rd;
 	raw_spin_lock_irqsave(&rd->dl_bw.lock, flags);
-	bw = rd->dl_bw.total_bw;
+	bw = __ms_bw_dl(rd);
 	raw_spin_unlock_irqrestore(&rd->dl_bw.lock, flags);
 	rcu_read_unlock_sched();
-	return cpus ? div_u64(bw, cpus) : 0;
+	return bw;
 }
 
 /* What is admitted on @cpu: SCHED_DEADLINE's share and the classes'. */
@@ -555,26 +575,173 @@ u64 ms_bw_used(int cpu)
  * @cpu:	the CPU the reservation is on
  * @old_bw:	what it held there, 0 for a new one
  * @new_bw:	what it asks for, 0 to release it
+ * @free_bw:	what must stay free on the CPU besides, for a growing one
+ *
+ * The check and the change are made under the root domain's dl_bw lock
+ * too, which SCHED_DEADLINE's admission holds while it counts the
+ * classes' reservations (ms_bw_reserved()): of two admissions that race,
+ * DL's and a class's, the second sees the first.
  *
  * Return: 0, or -EBUSY when the CPU's admitted bandwidth would exceed the
- * limit (ms_bw_fits()); a reservation can always shrink or go.
+ * limit (ms_bw_fits()) or the CPU is going offline; a reservation can
+ * always shrink or go.
  */
-int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw)
+int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw)
 {
 	struct ms_bw *b = per_cpu_ptr(&ms_bw, cpu);
+	struct root_domain *rd;
 	unsigned long flags;
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&b->lock, flags);
+	rcu_read_lock_sched();
+	rd = cpu_rq(cpu)->rd;
+	raw_spin_lock(&rd->dl_bw.lock);
 	if (WARN_ON_ONCE(old_bw > b->used))
 		old_bw = b->used;
 	if (new_bw > old_bw &&
-	    !ms_bw_fits(ms_bw_dl(cpu) + b->used - old_bw, new_bw, ms_bw_limit()))
+	    (!cpu_active(cpu) ||
+	     !ms_bw_fits(__ms_bw_dl(rd) + b->used - old_bw, new_bw + free_bw,
+			 ms_bw_limit())))
 		ret = -EBUSY;
 	else
 		WRITE_ONCE(b->used, b->used - old_bw + new_bw);
+	raw_spin_unlock(&rd->dl_bw.lock);
+	rcu_read_unlock_sched();
 	raw_spin_unlock_irqrestore(&b->lock, flags);
 	return ret;
+}
+
+/*
+ * Move @bw of reservations from @from to @to without admission: for a
+ * task that the kernel moves off its CPU against its reservation (a
+ * cpuset change). What is admitted stays counted, on the CPU it runs on.
+ */
+static void ms_bw_move(int from, int to, u64 bw)
+{
+	struct ms_bw *b = per_cpu_ptr(&ms_bw, from);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&b->lock, flags);
+	WRITE_ONCE(b->used, b->used - min(bw, b->used));
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+	b = per_cpu_ptr(&ms_bw, to);
+	raw_spin_lock_irqsave(&b->lock, flags);
+	WRITE_ONCE(b->used, b->used + bw);
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+}
+
+/**
+ * ms_bw_reserved - the classes' reservations on the CPUs of a root domain
+ * @dl_b:	the root domain's dl_bw, locked
+ *
+ * For SCHED_DEADLINE's admission test (__dl_overflow()), which counts them
+ * as admitted bandwidth of the root domain: a DL task cannot take what a
+ * periodic BEBS task holds. ms_bw_admit() changes them under the same
+ * lock.
+ */
+u64 ms_bw_reserved(struct dl_bw *dl_b)
+{
+	struct root_domain *rd = container_of(dl_b, struct root_domain, dl_bw);
+	u64 sum = 0;
+	int cpu;
+
+	lockdep_assert_held(&dl_b->lock);
+	for_each_cpu(cpu, rd->span)
+		sum += READ_ONCE(per_cpu(ms_bw, cpu).used);
+	return sum;
+}
+
+/**
+ * ms_admit - admit the reservation @attr asks of @p, or release @p's
+ * @p:		the task, its rq locked and its pi_lock held
+ * @policy:	the policy it is to have
+ * @attr:	the request
+ *
+ * From __sched_setscheduler(), after SCHED_DEADLINE's admission and
+ * before anything changes; nothing fails after it. The reservation is
+ * admitted on the CPU the task is on, or changed on the one it holds
+ * (ms_bw_admit()), and the class keeps the task there.
+ *
+ * Return: 0, or -EBUSY.
+ */
+int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
+{
+	struct sched_ms_run *run = &p->ms.run;
+	const struct ms_class *c;
+	u64 new_bw = 0;
+	int cpu, ret;
+
+	if (attr->sched_flags & SCHED_FLAG_KEEP_PARAMS)
+		return 0;
+	c = ms_policy(policy) ? ms_class_of(policy) : NULL;
+	if (c && c->bandwidth)
+		new_bw = c->bandwidth(attr);
+	if (new_bw == run->resv_bw)
+		return 0;
+	cpu = run->resv_bw ? run->resv_cpu : task_cpu(p);
+	ret = ms_bw_admit(cpu, run->resv_bw, new_bw,
+			  c && c->bw_free ? c->bw_free() : 0);
+	if (ret)
+		return ret;
+	WRITE_ONCE(run->resv_cpu, cpu);
+	WRITE_ONCE(run->resv_bw, new_bw);
+	return 0;
+}
+
+/* @p is dead, or left for good: release what it holds. */
+void ms_release(struct task_struct *p)
+{
+	struct sched_ms_run *run = &p->ms.run;
+
+	if (!run->resv_bw)
+		return;
+	ms_bw_admit(run->resv_cpu, run->resv_bw, 0, 0);
+	WRITE_ONCE(run->resv_bw, 0);
+}
+
+/*
+ * @p moves to @cpu, not queued, its pi_lock held (->migrate_task_rq()):
+ * a reservation goes with it. The classes keep a task with a reservation
+ * on its CPU, so only what they cannot refuse moves it: a cpuset change.
+ */
+void ms_migrate_reservation(struct task_struct *p, int cpu)
+{
+	struct sched_ms_run *run = &p->ms.run;
+
+	if (!run->resv_bw || run->resv_cpu == cpu)
+		return;
+	ms_bw_move(run->resv_cpu, cpu, run->resv_bw);
+	WRITE_ONCE(run->resv_cpu, cpu);
+}
+
+/**
+ * ms_check_affinity - may @p take the affinity @mask?
+ *
+ * From __sched_setaffinity(), beside SCHED_DEADLINE's check: a task with
+ * a reservation keeps the CPU it is admitted on.
+ *
+ * Return: 0, or -EBUSY when @mask leaves out that CPU.
+ */
+int ms_check_affinity(struct task_struct *p, const struct cpumask *mask)
+{
+	if (!READ_ONCE(p->ms.run.resv_bw) ||
+	    cpumask_test_cpu(READ_ONCE(p->ms.run.resv_cpu), mask))
+		return 0;
+	return -EBUSY;
+}
+
+/**
+ * ms_bw_deactivate - may @cpu go offline?
+ *
+ * From sched_cpu_deactivate(), before anything changes: a CPU that holds
+ * reservations stays, as its tasks would have to be admitted elsewhere.
+ *
+ * Return: 0, or -EBUSY.
+ */
+int ms_bw_deactivate(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(ms_bw, cpu).used) ? -EBUSY : 0;
 }
 
 #ifdef CONFIG_SYSCTL

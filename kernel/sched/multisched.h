@@ -15,6 +15,7 @@
 struct rq;
 struct rq_flags;
 struct balance_callback;
+struct cpumask;
 struct ctl_table;
 struct seq_file;
 struct sched_class;
@@ -192,6 +193,12 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  *		a general class has one, optional for the others
  * @nr_running:	how many of its tasks are queued on @rq, under @rq's lock;
  *		a general class has it, for ms_below_runnable()
+ * @bandwidth:	the bandwidth @attr reserves, in BW_UNIT parts, 0 for none;
+ *		for a class whose tasks may hold reservations (ms_admit())
+ * @reservation_flags: the flags that ask for a reservation, which a child
+ *		does not inherit
+ * @bw_free:	the bandwidth a new or growing reservation of the class must
+ *		leave free on its CPU (BEBS: U_BE,min); optional
  *
  * One per class, defined in the class's file; multisched.c collects them
  * in ms_classes[], in the order of the class hierarchy. The class keeps
@@ -214,6 +221,9 @@ struct ms_class {
 	size_t				nr_sysctls;
 	struct sched_dl_entity *(*server)(int cpu);
 	unsigned int (*nr_running)(struct rq *rq);
+	u64	(*bandwidth)(const struct sched_attr *attr);
+	u32				reservation_flags;
+	u64	(*bw_free)(void);
 };
 
 struct root_domain;
@@ -273,8 +283,15 @@ extern const struct ms_class ms_vtrr_class;
 bool ms_period_valid(u64 runtime, u64 period);
 u64 ms_bw_limit(void);
 u64 ms_bw_used(int cpu);
-int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw);
+int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw);
 bool ms_below_runnable(struct rq *rq, const struct sched_class *class);
+int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr);
+void ms_release(struct task_struct *p);
+void ms_migrate_reservation(struct task_struct *p, int cpu);
+int ms_check_affinity(struct task_struct *p, const struct cpumask *mask);
+int ms_bw_deactivate(unsigned int cpu);
+struct dl_bw;
+u64 ms_bw_reserved(struct dl_bw *dl_b);
 void ms_proc_u64(struct seq_file *m, const char *name, u64 v);
 void ms_proc_s64(struct seq_file *m, const char *name, s64 v);
 
@@ -336,6 +353,30 @@ static inline const struct sched_class *ms_setscheduler_class(int policy)
 }
 
 static inline void ms_fork(struct task_struct *p) { }
+
+static inline int ms_admit(struct task_struct *p, int policy,
+			   const struct sched_attr *attr)
+{
+	return 0;
+}
+
+static inline int ms_check_affinity(struct task_struct *p,
+				    const struct cpumask *mask)
+{
+	return 0;
+}
+
+static inline int ms_bw_deactivate(unsigned int cpu)
+{
+	return 0;
+}
+
+struct dl_bw;
+static inline u64 ms_bw_reserved(struct dl_bw *dl_b)
+{
+	return 0;
+}
+
 static inline void ms_post_fork(struct task_struct *p) { }
 static inline void ms_proc_show_task(struct task_struct *p,
 				     struct seq_file *m) { }

@@ -116,17 +116,28 @@ static void ms_test_rbs_budget_period(struct kunit *test)
 #endif
 
 #ifdef CONFIG_SCHED_BEBS
+/*
+ * A best-effort server takes no budget, period or deadline; a periodic
+ * task needs a budget and period, and a deadline between them or 0.
+ */
 static void ms_test_bebs_periodic(struct kunit *test)
 {
 	struct sched_attr a = ms_test_attr(SCHED_BEBS);
 
+	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BEBS, &a), 0);
 	a.sched_ms_flags = MS_FLAG_BEBS_PERIODIC;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BEBS, &a), -EINVAL);
 	a.sched_runtime = 2 * NSEC_PER_MSEC;
 	a.sched_period = 10 * NSEC_PER_MSEC;
+	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BEBS, &a), 0);
 	a.sched_deadline = 5 * NSEC_PER_MSEC;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BEBS, &a), 0);
 	a.sched_deadline = NSEC_PER_MSEC;
+	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BEBS, &a), -EINVAL);
+	a.sched_deadline = 11 * NSEC_PER_MSEC;
+	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BEBS, &a), -EINVAL);
+	a.sched_deadline = 0;
+	a.sched_ms_flags = 0;
 	KUNIT_EXPECT_EQ(test, ms_validate_attr(SCHED_BEBS, &a), -EINVAL);
 }
 #endif
@@ -193,6 +204,9 @@ static void ms_test_sizes(struct kunit *test)
 #ifdef CONFIG_SCHED_VTRR
 	largest = max(largest, sizeof(struct sched_vtrr_entity));
 #endif
+#ifdef CONFIG_SCHED_BEBS
+	largest = max(largest, sizeof(struct sched_bebs_entity));
+#endif
 	kunit_info(test, "sizeof: task_struct %zu, sched_ms_entity %zu (parameters %zu, run-time state %zu, class state union %zu), rq %zu\n",
 		   sizeof(struct task_struct), sizeof(struct sched_ms_entity),
 		   offsetof(struct sched_ms_entity, run),
@@ -252,7 +266,8 @@ static void ms_test_bw_fits(struct kunit *test)
 
 /*
  * ms_bw_admit() on a real CPU: what it admits shows in ms_bw_used(), it
- * refuses what would pass the limit, and a release gives the room back.
+ * refuses what would pass the limit, or leave less than asked free, and
+ * a release gives the room back.
  */
 static void ms_test_bw_admit(struct kunit *test)
 {
@@ -260,15 +275,21 @@ static void ms_test_bw_admit(struct kunit *test)
 	u64 limit = ms_bw_limit(), before = ms_bw_used(cpu);
 	u64 tenth = BW_UNIT / 10;
 
-	KUNIT_ASSERT_LE(test, before + tenth, limit);
-	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, 0, tenth), 0);
+	KUNIT_ASSERT_LE(test, before + 2 * tenth, limit);
+	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, 0, tenth, 0), 0);
 	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), before + tenth);
-	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, tenth, limit - before + 1),
+	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, tenth, limit - before + 1, 0),
 			-EBUSY);
 	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), before + tenth);
-	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, tenth, limit - before), 0);
+	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, tenth, limit - before - tenth,
+					  tenth + 1), -EBUSY);
+	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, tenth, limit - before - tenth,
+					  tenth), 0);
+	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), limit - tenth);
+	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, limit - before - tenth,
+					  limit - before, 0), 0);
 	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), limit);
-	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, limit - before, 0), 0);
+	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, limit - before, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), before);
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bvt_spread [-p bvt|vtrr] [-t SECS] [-e POINTS] [-H] W1 W2 ...
+ * bvt_spread [-p bvt|vtrr|bebs] [-t SECS] [-e POINTS] [-H] W1 W2 ...
  *
  * Weighted load balancing of SCHED_BVT (or, with -p vtrr, SCHED_VTRR,
- * weights being shares) across CPUs: one CPU-bound child per weight, all pinned to CPU 0 at first. After a
+ * weights being shares; with -p bebs, SCHED_BEBS, weights being
+ * importance) across CPUs: one CPU-bound child per weight, all pinned
+ * to CPU 0 at first. After a
  * second every child's affinity is widened to all CPUs; after 2 s more
  * for the balancer to spread them, each child's CPU time over SECS
  * seconds (default 4), as a share of one CPU's wall time, is compared
@@ -197,7 +199,8 @@ int main(int argc, char **argv)
 		case 'e': tol = atof(optarg); break;
 		case 'H': hotplug = 1; break;
 		case 'p':
-			policy = !strcmp(optarg, "vtrr") ? SCHED_VTRR : SCHED_BVT;
+			policy = !strcmp(optarg, "vtrr") ? SCHED_VTRR :
+				 !strcmp(optarg, "bebs") ? SCHED_BEBS : SCHED_BVT;
 			break;
 		default: return 2;
 		}

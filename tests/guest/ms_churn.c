@@ -82,9 +82,11 @@ static const char *const op_name[] = {
  * The errnos each operation may return, and why (the caller is root):
  * EINVAL bad sizes, fields, flags, policies or pids; E2BIG a size below
  * VER0, above a page, or a non-zero tail; ESRCH a pid that does not exist
- * (or a child that just exited); EBUSY SCHED_DEADLINE admission, a DL
- * task's affinity narrower than its root domain, or a CPU that cannot go
- * offline with the DL bandwidth left; EFAULT a NULL attribute pointer;
+ * (or a child that just exited); EBUSY SCHED_DEADLINE or periodic BEBS
+ * admission, a DL task's affinity narrower than its root domain or a
+ * periodic BEBS task's without its CPU, or a CPU that cannot go offline
+ * with the DL bandwidth left or that holds a BEBS reservation; EFAULT a
+ * NULL attribute pointer;
  * EOPNOTSUPP utilisation clamps where UCLAMP_TASK is off; EPERM
  * SCHED_DEADLINE for a task whose affinity does not span its root domain
  * (sched_setattr(2)); EAGAIN a SCHED_DEADLINE task forking without

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ms_pairs share|lock bvt|vtrr|other [-t SECS]
+ * ms_pairs share|lock bebs|bvt|vtrr|other [-t SECS]
  *
  * No general class starves another (in the style of sched_ext's rt_stall
  * selftest): on CPU 1, a victim task of the named class runs beside a
- * CPU hog of every class above it (SCHED_FIFO always; SCHED_BVT above
- * VTRR and fair; SCHED_VTRR above fair).
+ * CPU hog of every class above it (SCHED_FIFO always; SCHED_BEBS above
+ * BVT, VTRR and fair; SCHED_BVT above VTRR and fair; SCHED_VTRR above
+ * fair).
  *
  *  share  the victim spins for SECS (default 6) seconds; its server
  *         (debugfs sched/<class>_server/cpu1, fair_server for fair) runs
@@ -39,6 +40,7 @@
 
 #define CPU	1
 #define MS	1000000LL
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct shared {
 	pthread_mutex_t	lock;
@@ -103,11 +105,12 @@ static void run_for(long long ns)
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; int policy; } classes[] = {
-		{ "bvt", SCHED_BVT }, { "vtrr", SCHED_VTRR }, { "other", SCHED_OTHER },
+		{ "bebs", SCHED_BEBS }, { "bvt", SCHED_BVT },
+		{ "vtrr", SCHED_VTRR }, { "other", SCHED_OTHER },
 	};
 	int secs = 6, victim = -1, i, n = 0, lock, opt, ret;
 	long long runtime, period, t0;
-	pid_t hogs[3], v;
+	pid_t hogs[ARRAY_SIZE(classes)], v;
 	pthread_mutexattr_t ma;
 
 	while ((opt = getopt(argc, argv, "t:")) != -1) {
@@ -120,7 +123,7 @@ int main(int argc, char **argv)
 	lock = !strcmp(argv[optind], "lock");
 	if (!lock && strcmp(argv[optind], "share"))
 		goto usage;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < (int)ARRAY_SIZE(classes); i++)
 		if (!strcmp(argv[optind + 1], classes[i].name))
 			victim = i;
 	if (victim < 0)
@@ -168,9 +171,10 @@ int main(int argc, char **argv)
 		hogs[n++] = spawn_hog(classes[i].policy);
 	usleep(100000);
 
-	printf("victim %s on CPU %d beside hogs of SCHED_FIFO%s%s; its server %lld ms every %lld ms\n",
-	       classes[victim].name, CPU, victim > 0 ? ", SCHED_BVT" : "",
-	       victim > 1 ? ", SCHED_VTRR" : "", runtime / MS, period / MS);
+	printf("victim %s on CPU %d beside hogs of fifo", classes[victim].name, CPU);
+	for (i = 0; i < victim; i++)
+		printf(", %s", classes[i].name);
+	printf("; its server %lld ms every %lld ms\n", runtime / MS, period / MS);
 	if (lock) {
 		sh->locked = 2;
 		t0 = now_ns();
@@ -197,6 +201,6 @@ int main(int argc, char **argv)
 		;
 	return ret;
 usage:
-	fprintf(stderr, "usage: ms_pairs share|lock bvt|vtrr|other [-t SECS]\n");
+	fprintf(stderr, "usage: ms_pairs share|lock bebs|bvt|vtrr|other [-t SECS]\n");
 	return 2;
 }

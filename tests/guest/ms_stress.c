@@ -10,13 +10,17 @@
  *  - workers block and wake at a high rate: short spins, short sleeps, a
  *    pipe ping-pong with a partner, and PI mutexes they hold briefly;
  *  - two changers move random workers, by tid, between SCHED_BVT (random
- *    weight, warp, L, U and flags), SCHED_VTRR (random share) and the
+ *    weight, warp, L, U and flags), SCHED_VTRR (random share), SCHED_BEBS
+ *    (best-effort at a random weight, or periodic with a random budget
+ *    of 0.1-3 ms every 2-30 ms, admitted or refused with EBUSY) and the
  *    mainline policies (OTHER at random nice, BATCH, IDLE, FIFO and RR),
- *    with full, 48-byte and legacy calls, and change their affinity;
+ *    with full, 48-byte and legacy calls, and change their affinity
+ *    (EBUSY for one that would take a periodic task off its CPU);
  *  - a SCHED_FIFO booster takes the PI mutexes the workers hold, so that
- *    rt_mutex_setprio() boosts and deboosts them in and out of BVT and
- *    VTRR;
- *  - the normal class flips between fair, bvt and vtrr every 500 ms.
+ *    rt_mutex_setprio() boosts and deboosts them in and out of BVT, VTRR
+ *    and BEBS;
+ *  - the normal class flips between fair, bvt, vtrr and bebs every
+ *    500 ms.
  *
  * The controller runs SCHED_FIFO 90 on every CPU's behalf. Prints what
  * was done and exits 1 if any worker made no progress or a call failed
@@ -117,7 +121,7 @@ static void change_policy(unsigned int *seed, pid_t tid)
 	struct sched_param sp = { 0 };
 	int ret;
 
-	switch (rnd(seed, 9)) {
+	switch (rnd(seed, 11)) {
 	case 0:
 	case 1:
 		a.sched_policy = SCHED_BVT;
@@ -147,6 +151,19 @@ static void change_policy(unsigned int *seed, pid_t tid)
 	case 6:
 		a.sched_policy = SCHED_IDLE;
 		break;
+	case 9:
+		a.sched_policy = SCHED_BEBS;
+		a.sched_weight = rnd(seed, 4) ? 1 + rnd(seed, 100000) : 0;
+		a.sched_nice = (int)rnd(seed, 40) - 20;
+		break;
+	case 10:
+		a.sched_policy = SCHED_BEBS;
+		a.sched_ms_flags = MS_FLAG_BEBS_PERIODIC;
+		a.sched_runtime = 100000 + rnd(seed, 2900000);
+		a.sched_period = 2000000 + rnd(seed, 28000000);
+		if (a.sched_runtime > a.sched_period)
+			a.sched_runtime = a.sched_period;
+		break;
 	case 7:	/* the legacy calls keep a task's class parameters */
 		calls++;
 		ret = sched_setparam(tid, &sp);
@@ -165,7 +182,7 @@ static void change_policy(unsigned int *seed, pid_t tid)
 	ret = syscall(SYS_sched_setattr, tid, &a, 0);
 	if (!ret)
 		calls_ok++;
-	else if (errno != EINVAL && errno != ESRCH)
+	else if (errno != EINVAL && errno != ESRCH && errno != EBUSY)
 		calls_unexpected++;
 }
 
@@ -183,7 +200,7 @@ static void change_affinity(unsigned int *seed, pid_t tid)
 	calls++;
 	if (!sched_setaffinity(tid, sizeof(set), &set))
 		calls_ok++;
-	else if (errno != EINVAL && errno != ESRCH)
+	else if (errno != EINVAL && errno != ESRCH && errno != EBUSY)
 		calls_unexpected++;
 }
 
@@ -228,14 +245,14 @@ static void *booster(void *arg)
 
 static void *normal_flipper(void *arg)
 {
-	static const char * const classes[] = { "bvt", "vtrr", "fair" };
+	static const char * const classes[] = { "bvt", "vtrr", "bebs", "fair" };
 	int i = 0;
 
 	(void)arg;
 	while (!stop) {
 		usleep(500000);
 		if (!write_file("/proc/sys/kernel/sched_normal_class",
-				classes[i++ % 3]))
+				classes[i++ % 4]))
 			flips++;
 	}
 	write_file("/proc/sys/kernel/sched_normal_class", "fair");

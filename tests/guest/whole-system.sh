@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The whole system under one class: run in a boot with sched_normal_class=bvt
-# (or =vtrr) on the kernel command line, where every SCHED_NORMAL and
+# (or =vtrr, or =bebs) on the kernel command line, where every SCHED_NORMAL and
 # SCHED_BATCH task, kernel threads included, runs in that class with its
 # weight (share) from nice:
 #
@@ -19,7 +19,8 @@ C=$(echo "$c" | tr a-z A-Z)
 case $c in
 bvt)	key='ms\.bvt\.A' ;;
 vtrr)	key='ms\.vtrr\.VFT' ;;
-*)	notok "boot: sched_normal_class=bvt or =vtrr is on the kernel command line"
+bebs)	key='ms\.bebs\.budget_ns' ;;
+*)	notok "boot: sched_normal_class=bvt, =vtrr or =bebs is on the kernel command line"
 	exit 1 ;;
 esac
 

@@ -1272,6 +1272,8 @@ static int list_tasks(const struct policy *filter)
 /* Messages too long for their call; a #define keeps each one whole. */
 #define MSG_EINVAL_DL		"invalid parameters for %s: budget >= 1.024us; budget <= deadline <= period (period 0 = deadline); period within /proc/sys/kernel/sched_deadline_period_{min,max}_us; priority 0"
 #define MSG_EINVAL_BVT		"invalid parameters for %s: %s; warp 0..%s; warp limit 0 (none) or %s..%s; unwarp 0..%s; flags warp-off, warp-signal, reserved; priority 0"
+#define MSG_EINVAL_BEBS		"invalid parameters for %s: %s; a best-effort server takes no budget, period or deadline; a periodic task (--periodic) takes a budget %s..period, a period %s..%s and a deadline 0 or budget..period; priority 0"
+#define MSG_EBUSY_BEBS_CPU	"SCHED_BEBS admits a periodic task on the CPU it is on, CPU %d: move it (taskset -c) to a CPU with room first"
 #define MSG_EINVAL_BEBS_RBS	"invalid parameters for %s: %s; budget %s..period; period %s..%s; %s; priority 0"
 #define MSG_EPERM_NORMAL	"%s: needs CAP_SYS_NICE (or RLIMIT_NICE) to lower the nice value or to leave SCHED_IDLE"
 #define MSG_EPERM_DL_AFFINITY	"%s refused despite CAP_SYS_NICE: the affinity of pid %d must span its whole root domain"
@@ -1323,13 +1325,17 @@ static void explain_einval(const struct policy *pol)
 		    pol->sname, weight);
 		break;
 	case K_BEBS:
+		msg(MSG_EINVAL_BEBS, pol->sname, weight,
+		    fmt_time(a, sizeof(a), MS_RUNTIME_MIN),
+		    fmt_time(b, sizeof(b), MS_PERIOD_MIN),
+		    fmt_time(c, sizeof(c), MS_PERIOD_MAX));
+		break;
 	case K_RBS:
 		msg(MSG_EINVAL_BEBS_RBS, pol->sname, weight,
 		    fmt_time(a, sizeof(a), MS_RUNTIME_MIN),
 		    fmt_time(b, sizeof(b), MS_PERIOD_MIN),
 		    fmt_time(c, sizeof(c), MS_PERIOD_MAX),
-		    pol->kind == K_BEBS ? "flag periodic" :
-					  "flags io-server, feedback");
+		    "flags io-server, feedback");
 		break;
 	}
 }
@@ -1420,6 +1426,28 @@ static void explain_eperm(const struct policy *pol,
  * the kernel has it, holds "cpuN used_ppm total_ppm" per CPU; compare
  * those the target may run on with what it asked for.
  */
+/* The CPU @tid last ran on (field 39 of /proc/TID/stat), or -1. */
+static int task_cpu_of(pid_t tid)
+{
+	char path[64], buf[1024], *p;
+	int cpu = -1, field;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')'))) {
+		/* field 3 follows the ") " after the command name */
+		for (field = 2; p && field < 39; field++)
+			p = strchr(p + 1, ' ');
+		if (p && sscanf(p + 1, "%d", &cpu) != 1)
+			cpu = -1;
+	}
+	fclose(f);
+	return cpu;
+}
+
 static void explain_ebusy(const struct policy *pol,
 			  const struct sched_attr *attr, pid_t tid)
 {
@@ -1434,8 +1462,11 @@ static void explain_ebusy(const struct policy *pol,
 		return;
 	}
 
+	/* BEBS reserves C / D, its density, the others C / T */
 	period = attr->sched_period ? attr->sched_period :
 				      attr->sched_deadline;
+	if (pol->kind == K_BEBS && attr->sched_deadline)
+		period = attr->sched_deadline;
 	if (period)
 		asked = (unsigned long long)
 			(((__uint128_t)attr->sched_runtime * PPM +
@@ -1486,6 +1517,8 @@ static void explain_ebusy(const struct policy *pol,
 			    fmt_ppm(c, sizeof(c), asked));
 	}
 	fclose(f);
+	if (pol->kind == K_BEBS && task_cpu_of(tid) >= 0)
+		msg(MSG_EBUSY_BEBS_CPU, task_cpu_of(tid));
 }
 
 /* Why sched_setattr() of @attr, for @pol, failed for @tid with @err. */

@@ -79,7 +79,7 @@ struct sched_vtrr_entity {
  * migration needs no rebasing. /proc/<pid>/sched reads it without locks.
  */
 struct sched_bebs_entity {
-	struct rb_node	node;		/* ready tree by @deadline, or expired tree by @release_key */
+	struct rb_node	node;		/* on a tree of its CPU's (bebs.c) */
 	u64		deadline;	/* d: its EDF deadline */
 	u64		release;	/* r: when its current period began */
 	u64		release_orig;	/* r_orig: while expired, the release it waits for */
@@ -92,9 +92,11 @@ struct sched_bebs_entity {
 	u64		burst;		/* e: CPU run since it last became executing */
 	u64		nr_expired;	/* times its budget ran out */
 	u64		nr_slack;	/* times slack released it early */
-	u32		weight;		/* q, as counted in its CPU's load L */
+	u64		nr_missed;	/* periodic: jobs late or overrun */
+	u32		weight;		/* q, as counted in its CPU's load L; 0 if periodic */
 	u8		on_rq;
 	u8		state;		/* enum bebs_state (bebs.c) */
+	u8		periodic;	/* a periodic task's server: fixed b, p, no slack */
 };
 #endif
 
@@ -130,7 +132,11 @@ union sched_ms_state {
  * without naming a class. @run.state_policy is the policy of the class
  * whose state @run.state holds, 0 for none; @run.sig_depth counts the
  * signal handlers the task is in, for MS_FLAG_WARP_SIGNAL, whatever its
- * class.
+ * class. @run.resv_bw is the bandwidth admitted for the task's
+ * reservation (a periodic BEBS task), 0 for none, on CPU @run.resv_cpu:
+ * written under the rq lock and pi_lock (ms_admit()) or the pi_lock
+ * alone while the task is not queued (migration); readers without them
+ * use READ_ONCE().
  */
 struct sched_ms_entity {
 	u32		weight;		/* requested weight, 0 = from nice */
@@ -145,6 +151,8 @@ struct sched_ms_entity {
 	struct sched_ms_run {
 		u8			sig_depth;
 		u8			state_policy;
+		s32			resv_cpu;
+		u64			resv_bw;
 		union sched_ms_state	state;
 	} run;
 };

@@ -238,6 +238,25 @@ TRACE_EVENT(bebs_adapt,
 		      __entry->pid, __entry->e_avg, __entry->budget,
 		      __entry->period, __entry->load, __entry->u_be)
 );
+/*
+ * bebs_miss - a periodic BEBS task's job due at @deadline missed it: it
+ * used its budget ("overrun") or ended at @now, past it ("late")
+ */
+TRACE_EVENT(bebs_miss,
+	    TP_PROTO(struct task_struct *p, u64 deadline, u64 now, const char *why),
+	    TP_ARGS(p, deadline, now, why),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u64, deadline)
+			     __field(u64, now)
+			     __string(why, why)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->deadline = deadline;
+			   __entry->now = now;
+			   __assign_str(why)),
+	    TP_printk("pid=%d deadline=%llu now=%llu why=%s",
+		      __entry->pid, __entry->deadline, __entry->now,
+		      __get_str(why))
+);
 #endif /* CONFIG_SCHED_BEBS */
 
 #endif /* _TRACE_MULTISCHED_H */

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bebs_hard admit|jobs|overrun [-c CPU]
+ *
+ * Periodic real-time tasks of SCHED_BEBS (MS_FLAG_BEBS_PERIODIC), on CPU
+ * (default 1). Prints one TAP line per check ("ok - ..." or
+ * "not ok - ...") and exits 1 if any failed.
+ *
+ * admit: admission per CPU, from /proc/sys/kernel/sched_ms_bandwidth
+ *   ("cpuN used_ppm total_ppm", what the CPU has admitted and its limit):
+ *   a reservation adds C/D to its CPU and leaves with its task; one that
+ *   would pass the limit is EBUSY; the task keeps its CPU (affinity and
+ *   CPU offline refused), its child is best-effort, and SCHED_DEADLINE's
+ *   admission counts the reservation.
+ *
+ * jobs: a periodic task, 3 ms of work every 10 ms (budget 4 ms), beside
+ *   two BEBS hogs and a SCHED_OTHER hog on CPU, for 300 jobs: each job's
+ *   response time (release to completion) against its deadline, the
+ *   same loop as SCHED_FIFO 50 beside the same hogs as the baseline of
+ *   what no class avoids under TCG. BEBS may be late in no more jobs
+ *   than SCHED_FIFO, plus 3 (1%). The kernel's miss count
+ *   (ms.bebs.nr_missed) is printed beside what the task saw: it counts
+ *   by the kernel's releases, at wakeups, and a job woken early by the
+ *   CBS rule's reckoning resumes the last one's budget and may overrun.
+ *
+ * overrun: a periodic task of 2 ms every 10 ms that never sleeps, beside
+ *   a SCHED_OTHER hog: it is throttled to its budget, 20% of the CPU,
+ *   give or take 3 points below (the hog's and the tick's time) and 5
+ *   above (the budget hrtimer's latency: under TCG a timer interrupt of
+ *   this guest has taken 11 ms, "hrtimer: interrupt took" in dmesg), and
+ *   nearly every job counts as a miss.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "ms_test.h"
+
+#define MS	1000000ULL
+
+static int fails;
+static int cpu = 1;
+
+#define CHECK(cond, ...) do {						\
+	if (cond) {							\
+		printf("ok - bebs hard: ");				\
+	} else {							\
+		printf("not ok - bebs hard: ");				\
+		fails++;						\
+	}								\
+	printf(__VA_ARGS__);						\
+	printf("\n");							\
+	fflush(stdout);							\
+} while (0)
+
+static int setattr(pid_t pid, struct sched_attr *a)
+{
+	return syscall(SYS_sched_setattr, pid, a, 0) ? errno : 0;
+}
+
+static int periodic(pid_t pid, unsigned long long c, unsigned long long d,
+		    unsigned long long t)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_BEBS,
+		.sched_ms_flags = MS_FLAG_BEBS_PERIODIC,
+		.sched_runtime = c,
+		.sched_deadline = d,
+		.sched_period = t,
+	};
+
+	return setattr(pid, &a);
+}
+
+static int to_other(pid_t pid)
+{
+	struct sched_attr a = { .size = sizeof(a), .sched_policy = SCHED_OTHER };
+
+	return setattr(pid, &a);
+}
+
+static int pin(pid_t pid, int c1, int c2)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(c1, &set);
+	if (c2 >= 0)
+		CPU_SET(c2, &set);
+	return sched_setaffinity(pid, sizeof(set), &set) ? errno : 0;
+}
+
+/* cpuN's admitted ppm from sched_ms_bandwidth, or -1. */
+static long long used_ppm(int n)
+{
+	FILE *f = fopen("/proc/sys/kernel/sched_ms_bandwidth", "r");
+	long long used = -1, u, t;
+	int c;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, " cpu%d %lld %lld", &c, &u, &t) == 3)
+		if (c == n)
+			used = u;
+	fclose(f);
+	return used;
+}
+
+static int near(long long got, long long want)
+{
+	/* the rounding of sched_ms_bandwidth and of DL's share: 2 ppm */
+	return got >= want - 2 && got <= want + 2;
+}
+
+/* A child that sleeps until killed; it dies with us. */
+static pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* The errno of a SCHED_DEADLINE task of @pct% asked for in a child. */
+static int dl_try(int pct)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid) {
+		struct sched_attr d = {
+			.size = sizeof(d),
+			.sched_policy = SCHED_DEADLINE,
+			.sched_runtime = pct * MS,
+			.sched_deadline = 100 * MS,
+			.sched_period = 100 * MS,
+		};
+
+		_exit(setattr(0, &d));
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_admit(void)
+{
+	long long base = used_ppm(cpu), now;
+	int e, e2, status, other = cpu ? 0 : 1;
+	pid_t a, b, c, dl;
+
+	CHECK(base >= 0, "cpu%d has %lld ppm admitted before", cpu, base);
+	a = sleeper();
+	b = sleeper();
+	pin(a, cpu, -1);
+	pin(b, cpu, -1);
+
+	e = periodic(a, 3 * MS, 0, 10 * MS);
+	now = used_ppm(cpu);
+	CHECK(!e && near(now, base + 300000),
+	      "3 ms every 10 ms admitted on cpu%d: %s, %lld ppm more",
+	      cpu, strerror(e), now - base);
+	e = periodic(b, 7 * MS, 0, 10 * MS);
+	CHECK(e == EBUSY, "7 ms every 10 ms more is refused (%lld + 700000 ppm and U_BE,min > limit): %s",
+	      now, strerror(e));
+	e = periodic(b, 1 * MS, 4 * MS, 10 * MS);
+	CHECK(!e && near(used_ppm(cpu), base + 550000),
+	      "1 ms within 4 ms every 10 ms takes its density, 25%%: %s, %lld ppm more",
+	      strerror(e), used_ppm(cpu) - base);
+	e = periodic(b, 2 * MS, 0, 10 * MS);
+	CHECK(!e && near(used_ppm(cpu), base + 500000),
+	      "changed to 2 ms every 10 ms, it holds 20%%: %s, %lld ppm more",
+	      strerror(e), used_ppm(cpu) - base);
+	e = to_other(b);
+	CHECK(!e && near(used_ppm(cpu), base + 300000),
+	      "back to SCHED_OTHER, its reservation is released: %lld ppm more",
+	      used_ppm(cpu) - base);
+
+	e = pin(a, cpu ? 0 : 1, -1);
+	CHECK(e == EBUSY, "an admitted task cannot be moved off cpu%d: %s",
+	      cpu, strerror(e));
+	e = pin(a, 0, 1);
+	CHECK(!e, "an affinity that keeps cpu%d is taken: %s", cpu, strerror(e));
+	if (write_file("/sys/devices/system/cpu/cpu1/online", "0") == 0) {
+		CHECK(cpu != 1, "cpu1 cannot go offline while it holds a reservation");
+		write_file("/sys/devices/system/cpu/cpu1/online", "1");
+	} else {
+		CHECK(cpu == 1, "cpu1 cannot go offline while it holds a reservation");
+	}
+
+	/*
+	 * SCHED_DEADLINE's admission counts the reservations: with 65% on
+	 * each of two CPUs and the servers' 20% each, a DL task of 40% would
+	 * pass the root domain's 190% (2 x 95%); beside 65% on one, it fits.
+	 */
+	c = sleeper();
+	pin(c, other, -1);
+	e = periodic(b, 3500000, 0, 10 * MS);
+	e2 = periodic(c, 6500000, 0, 10 * MS);
+	CHECK(!e && !e2, "65%% reserved on cpu%d (3 + 3.5 ms every 10 ms) and on cpu%d (6.5 ms): %s, %s",
+	      cpu, other, strerror(e), strerror(e2));
+	e = dl_try(40);
+	to_other(c);
+	e2 = dl_try(40);
+	CHECK(e == EBUSY && !e2,
+	      "SCHED_DEADLINE's admission counts them: a DL task of 40%% is refused beside 130%% reserved (%s) and admitted beside 65%% (%s)",
+	      strerror(e), strerror(e2));
+	to_other(b);
+	reap(c);
+
+	/* the child of a periodic task is best-effort, and holds nothing */
+	dl = fork();
+	if (!dl) {
+		struct sched_attr g = { .size = sizeof(g) };
+
+		if (periodic(0, 1 * MS, 0, 10 * MS))
+			_exit(2);
+		if (fork() == 0) {
+			if (syscall(SYS_sched_getattr, 0, &g, sizeof(g), 0))
+				_exit(2);
+			_exit(g.sched_policy == SCHED_BEBS &&
+			      !(g.sched_ms_flags & MS_FLAG_BEBS_PERIODIC) &&
+			      !g.sched_runtime && !g.sched_period ? 0 : 1);
+		}
+		wait(&status);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 2);
+	}
+	waitpid(dl, &status, 0);
+	CHECK(WIFEXITED(status) && !WEXITSTATUS(status),
+	      "the child of a periodic task is a best-effort BEBS task");
+
+	reap(a);
+	reap(b);
+	usleep(100000);
+	now = used_ppm(cpu);
+	CHECK(near(now, base), "every reservation left with its task: %lld ppm, %lld before",
+	      now, base);
+}
+
+/* Spin for @ns of this thread's CPU time. */
+static void work(long long ns)
+{
+	struct timespec ts;
+	long long end;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	end = ts.tv_sec * 1000000000LL + ts.tv_nsec + ns;
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	while (ts.tv_sec * 1000000000LL + ts.tv_nsec < end);
+}
+
+static pid_t hog(int policy)
+{
+	char c = '0';
+	int fd[2];
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		close(fd[0]);
+		ms_hog(fd[1], cpu, policy, 0, 0, "bebs_hard");
+	}
+	close(fd[1]);
+	if (read(fd[0], &c, 1) != 1 || c != '1')
+		pid = -1;
+	close(fd[0]);
+	return pid;
+}
+
+#define JOBS	300
+
+/*
+ * Run JOBS periodic jobs of @work_ns every @period_ns in this (forked)
+ * process; write the late count and the worst response to @out.
+ */
+static void run_jobs(int bebs, long long *out)
+{
+	struct sched_param fifo = { .sched_priority = 50 };
+	long long next, resp, worst = 0, late = 0;
+	struct timespec ts;
+	int i, e;
+
+	pin(0, cpu, -1);
+	e = bebs ? periodic(0, 4 * MS, 0, 10 * MS) :
+		   (sched_setscheduler(0, SCHED_FIFO, &fifo) ? errno : 0);
+	if (e) {
+		out[0] = -1;
+		return;
+	}
+	next = now_ns() + 10 * MS;
+	for (i = 0; i < JOBS; i++) {
+		ts.tv_sec = next / 1000000000LL;
+		ts.tv_nsec = next % 1000000000LL;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		work(3 * MS);
+		resp = now_ns() - next;
+		if (resp > worst)
+			worst = resp;
+		if (resp > (long long)(10 * MS))
+			late++;
+		next += 10 * MS;
+		/* a job later than a period skips to the next one */
+		while (next < now_ns())
+			next += 10 * MS;
+	}
+	out[0] = late;
+	out[1] = worst;
+	out[2] = bebs ? proc_sched_ll("ms.bebs.nr_missed") : 0;
+}
+
+static void test_jobs(void)
+{
+	long long *res = mmap(NULL, 6 * sizeof(long long), PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t h[3], p;
+	int i, k;
+
+	h[0] = hog(SCHED_BEBS);
+	h[1] = hog(SCHED_BEBS);
+	h[2] = hog(SCHED_OTHER);
+	CHECK(h[0] > 0 && h[1] > 0 && h[2] > 0, "two BEBS hogs and a SCHED_OTHER hog on cpu%d",
+	      cpu);
+	for (k = 0; k < 2; k++) {
+		p = fork();
+		if (!p) {
+			run_jobs(k == 1, res + 3 * k);
+			_exit(0);
+		}
+		waitpid(p, NULL, 0);
+	}
+	for (i = 0; i < 3; i++)
+		if (h[i] > 0)
+			reap(h[i]);
+	printf("# SCHED_FIFO: %lld of %d jobs late, worst response %lld us\n",
+	       res[0], JOBS, res[1] / 1000);
+	printf("# BEBS periodic: %lld of %d jobs late, worst response %lld us, %lld misses counted\n",
+	       res[3], JOBS, res[4] / 1000, res[5]);
+	CHECK(res[0] >= 0 && res[3] >= 0 && res[3] <= res[0] + 3,
+	      "3 ms every 10 ms beside the hogs: %lld of %d jobs late, SCHED_FIFO %lld (+3 allowed)",
+	      res[3], JOBS, res[0]);
+}
+
+static void test_overrun(void)
+{
+	unsigned long long c0, c1;
+	long long t0, t1, missed;
+	double pct;
+	pid_t h, p;
+	int fd[2];
+	char c;
+
+	h = hog(SCHED_OTHER);
+	if (pipe(fd))
+		return;
+	p = fork();
+	if (!p) {
+		close(fd[0]);
+		pin(0, cpu, -1);
+		c = periodic(0, 2 * MS, 0, 10 * MS) ? '0' : '1';
+		if (write(fd[1], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			;
+	}
+	close(fd[1]);
+	if (read(fd[0], &c, 1) != 1 || c != '1') {
+		CHECK(0, "a periodic task of 2 ms every 10 ms could be set up");
+		CHECK(0, "its overruns count as misses");
+		reap(p);
+		reap(h);
+		return;
+	}
+	sleep(1);
+	c0 = cpu_ns(p);
+	t0 = now_ns();
+	sleep(3);
+	c1 = cpu_ns(p);
+	t1 = now_ns();
+	{
+		char path[64], line[256], name[128];
+		long long v;
+		FILE *f;
+
+		missed = -1;
+		snprintf(path, sizeof(path), "/proc/%d/sched", p);
+		f = fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "%127s : %lld", name, &v) == 2 &&
+			    !strcmp(name, "ms.bebs.nr_missed"))
+				missed = v;
+		if (f)
+			fclose(f);
+	}
+	reap(p);
+	reap(h);
+	pct = 100.0 * (c1 - c0) / (t1 - t0);
+	CHECK(pct > 17 && pct < 25,
+	      "a spinning task of 2 ms every 10 ms is throttled to 20%% of cpu%d: got %.1f%%",
+	      cpu, pct);
+	CHECK(missed >= 350,
+	      "its overruns count as misses: %lld in 4 s of 10 ms periods (at least 350)",
+	      missed);
+}
+
+int main(int argc, char **argv)
+{
+	int opt;
+
+	if (argc < 2)
+		return 2;
+	optind = 2;
+	while ((opt = getopt(argc, argv, "c:")) != -1) {
+		if (opt != 'c')
+			return 2;
+		cpu = atoi(optarg);
+	}
+	if (!strcmp(argv[1], "admit"))
+		test_admit();
+	else if (!strcmp(argv[1], "jobs"))
+		test_jobs();
+	else if (!strcmp(argv[1], "overrun"))
+		test_overrun();
+	else
+		return 2;
+	return fails > 0;
+}
