@@ -27,6 +27,7 @@
  */
 #include <linux/capability.h>
 #include <linux/debugfs.h>
+#include <linux/cpu.h>
 #include <linux/mmu_context.h>
 #include <linux/sysctl.h>
 #include <linux/seq_file.h>
@@ -639,6 +640,8 @@ static void ms_bw_move(int from, int to, u64 bw)
  * as admitted bandwidth of the root domain: a DL task cannot take what a
  * periodic BEBS task holds. ms_bw_admit() changes them under the same
  * lock.
+ *
+ * Return: their sum, in BW_UNIT parts.
  */
 u64 ms_bw_reserved(struct dl_bw *dl_b)
 {
@@ -717,6 +720,8 @@ void ms_migrate_reservation(struct task_struct *p, int cpu)
 
 /**
  * ms_check_affinity - may @p take the affinity @mask?
+ * @p:		the task
+ * @mask:	the affinity asked for
  *
  * From __sched_setaffinity(), beside SCHED_DEADLINE's check: a task with
  * a reservation keeps the CPU it is admitted on.
@@ -733,14 +738,20 @@ int ms_check_affinity(struct task_struct *p, const struct cpumask *mask)
 
 /**
  * ms_bw_deactivate - may @cpu go offline?
+ * @cpu:	the CPU
  *
  * From sched_cpu_deactivate(), before anything changes: a CPU that holds
  * reservations stays, as its tasks would have to be admitted elsewhere.
+ * Not for suspend (tasks frozen), which SCHED_DEADLINE's check lets
+ * through too: the tasks move off the CPU, their reservations with them
+ * (ms_migrate_reservation()).
  *
  * Return: 0, or -EBUSY.
  */
 int ms_bw_deactivate(unsigned int cpu)
 {
+	if (cpuhp_tasks_frozen)
+		return 0;
 	return READ_ONCE(per_cpu(ms_bw, cpu).used) ? -EBUSY : 0;
 }
 
@@ -887,6 +898,8 @@ void ms_proc_show_task(struct task_struct *p, struct seq_file *m)
  * would otherwise idle. Counts the multisched classes below @class, fair
  * (its runnable tasks: not those whose dequeue it delays, which it would
  * not run) and sched_ext.
+ *
+ * Return: whether one of them has a task queued on @rq.
  */
 bool ms_below_runnable(struct rq *rq, const struct sched_class *class)
 {

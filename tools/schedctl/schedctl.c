@@ -1437,7 +1437,8 @@ static int task_cpu_of(pid_t tid)
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')'))) {
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	if (p) {
 		/* field 3 follows the ") " after the command name */
 		for (field = 2; p && field < 39; field++)
 			p = strchr(p + 1, ' ');
