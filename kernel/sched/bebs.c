@@ -124,6 +124,8 @@ struct bebs_rq {
 	u64			shift;		/* how far slack moved expired releases */
 	u64			u_be;		/* U_BE, BW_UNIT parts, read at ticks */
 	u64			nr_slack;	/* early releases on this CPU */
+	unsigned int		nr_periodic;	/* queued periodic tasks */
+	u32			shrink_seq;	/* bebs_shrink() walks */
 	struct rq		*rq;
 	struct hrtimer		budget_timer;	/* ends the running server's budget */
 	struct hrtimer		release_timer;	/* releases the first expired server */
@@ -404,6 +406,44 @@ static void bebs_adapt(struct bebs_rq *brq, struct sched_bebs_entity *se)
 }
 
 /*
+ * Section 4.4: U_BE shrank (a reservation arrived) or L grew (a
+ * best-effort task joined) while periodic tasks are queued here, whose
+ * deadlines hold only while the best-effort servers keep within U_BE.
+ * Cut every executing best-effort server's utilisation at once, as the
+ * paper does in this direction: keep its budget, lengthen its period to
+ * b / u and push its deadline back as much. Linear in the queued
+ * servers; only with periodic tasks on the CPU. The other direction
+ * waits for the servers' releases.
+ */
+static void bebs_shrink(struct bebs_rq *brq)
+{
+	struct sched_bebs_entity *se;
+	struct rb_node *n, *next;
+	u64 p;
+
+	/*
+	 * A server whose deadline moves goes back in later in the tree,
+	 * where the walk meets it again: @shrink_seq says it was done.
+	 */
+	brq->shrink_seq++;
+	for (n = rb_first_cached(&brq->ready); n; n = next) {
+		next = rb_next(n);
+		se = rb_entry(n, struct sched_bebs_entity, node);
+		if (se->periodic || se->shrink_seq == brq->shrink_seq)
+			continue;
+		se->shrink_seq = brq->shrink_seq;
+		p = bebs_period(se->budget,
+				bebs_util(se->weight, brq->balance.load, brq->u_be));
+		if (p <= se->period)
+			continue;
+		rb_erase_cached(n, &brq->ready);
+		se->deadline += p - se->period;
+		se->period = p;
+		rb_add_cached(n, &brq->ready, bebs_deadline_less);
+	}
+}
+
+/*
  * Rule 1: release @se at @now, its period starting at @r, deadline @d.
  * It is not on a tree.
  */
@@ -647,19 +687,23 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	if (periodic != se->periodic) {
 		se->periodic = periodic;
 		se->state = BEBS_NEW;
+		se->left = 0;
 	}
 	/* L is the best-effort load: a periodic task has its own bandwidth */
 	se->weight = periodic ? 0 : ms_task_weight(p);
 	ms_balance_account(&brq->balance, se->weight, 1);
 	se->on_rq = 1;
+	brq->nr_periodic += periodic;
 
 	switch (se->state) {
 	case BEBS_NEW:
 		if (!se->e_avg)
 			se->e_avg = BEBS_E_INIT;
-		/* a new reservation lowered U_BE: adapt to it from now on */
-		if (periodic)
+		/* a new reservation lowered U_BE: the servers adapt at once */
+		if (periodic) {
 			bebs_update_u_be(brq);
+			bebs_shrink(brq);
+		}
 		bebs_release(brq, se, now, now, BEBS_WHY_NEW);
 		break;
 	case BEBS_BLOCKED:
@@ -687,6 +731,9 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	default:
 		break;
 	}
+	/* L grew beside periodic tasks: the other servers make room now */
+	if (!periodic && brq->nr_periodic)
+		bebs_shrink(brq);
 	bebs_insert(brq, se);
 	if (se->state == BEBS_EXPIRED &&
 	    bebs_first(bebs_tree(brq, se)) == se)
@@ -703,6 +750,7 @@ static bool dequeue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	update_curr_bebs(rq);
 	bebs_erase(brq, se);
 	se->on_rq = 0;
+	brq->nr_periodic -= se->periodic;
 	ms_balance_account(&brq->balance, -(s64)se->weight, -1);
 	if (se->state == BEBS_EXPIRED) {
 		if (!se->periodic)

@@ -34,30 +34,9 @@
 
 #include "ms_test.h"
 
-/* Start a hog of @policy on @cpu; its pid, or -1. */
 static pid_t start_hog(int cpu, int policy)
 {
-	char c = '0';
-	int fd[2];
-	pid_t pid;
-
-	if (pipe(fd))
-		return -1;
-	pid = fork();
-	if (!pid) {
-		close(fd[0]);
-		ms_hog(fd[1], cpu, policy, 0, 0, "bebs_behave");
-	}
-	close(fd[1]);
-	if (pid < 0 || read(fd[0], &c, 1) != 1 || c != '1') {
-		if (pid > 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, NULL, 0);
-		}
-		pid = -1;
-	}
-	close(fd[0]);
-	return pid;
+	return ms_start_hog(cpu, policy, "bebs_behave");
 }
 
 static void stop_hog(pid_t pid)

@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <linux/sched/types.h>
 #include <linux/sched/multisched.h>
 
@@ -126,6 +127,35 @@ ms_hog(int fd, int cpu, int policy, unsigned int weight, unsigned int flags,
 	close(fd);
 	for (;;)
 		;
+}
+
+/*
+ * Start ms_hog() of @policy (weight from nice, no flags) on @cpu in a
+ * child and wait until it is there; its pid, or -1 (the child reaped).
+ */
+static inline pid_t ms_start_hog(int cpu, int policy, const char *who)
+{
+	char c = '0';
+	int fd[2];
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		close(fd[0]);
+		ms_hog(fd[1], cpu, policy, 0, 0, who);
+	}
+	close(fd[1]);
+	if (pid < 0 || read(fd[0], &c, 1) != 1 || c != '1') {
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		pid = -1;
+	}
+	close(fd[0]);
+	return pid;
 }
 
 static inline void __attribute__((noreturn))

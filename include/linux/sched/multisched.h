@@ -94,6 +94,7 @@ struct sched_bebs_entity {
 	u64		nr_slack;	/* times slack released it early */
 	u64		nr_missed;	/* periodic: jobs late or overrun */
 	u32		weight;		/* q, as counted in its CPU's load L; 0 if periodic */
+	u32		shrink_seq;	/* the last bebs_shrink() walk that saw it */
 	u8		on_rq;
 	u8		state;		/* enum bebs_state (bebs.c) */
 	u8		periodic;	/* a periodic task's server: fixed b, p, no slack */
