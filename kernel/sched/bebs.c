@@ -48,9 +48,12 @@
  * shared accounting of multisched.c: SCHED_DEADLINE tasks and the class
  * servers). A compute-bound task thus gets b = e_max and a period that
  * grows with the load; one that runs in short bursts gets a short budget
- * and period and a near deadline when it wakes. Parameters change only at
+ * and period and a near deadline when it wakes. Parameters change at
  * releases, lazily (section 4.4), and b only when it moves by more than
- * an eighth, so pick never divides.
+ * an eighth, so pick never divides; but with periodic tasks on the CPU a
+ * new reservation, or a best-effort task that joins, cuts the executing
+ * servers' utilisation at once (bebs_shrink()), as the paper does when
+ * the best-effort bandwidth shrinks.
  *
  * SMP: each CPU schedules its own servers; tasks move between CPUs by the
  * weight balancer BVT and VTRR use (multisched.c), which evens out L, and
@@ -61,11 +64,11 @@
  * C (sched_runtime) every period T (sched_period), each job due D after
  * its release (sched_deadline, 0 for T). They run in the same EDF with
  * the best-effort servers, as servers of fixed b = C and p = T, with the
- * same wakeup rule, whose deadline is r + D. Their bandwidth C / D is admitted on the task's CPU
- * (ms_admit(), when the task enters or changes; EBUSY when the CPU's
- * admitted bandwidth would pass sched_rt_runtime_us/sched_rt_period_us),
- * which lowers U_BE for the best-effort servers there; the task then
- * stays on that CPU. A job that uses its budget is throttled to its next
+ * same wakeup rule, whose deadline is r + D. Their bandwidth C / D is
+ * admitted on the task's CPU (ms_admit(), when the task enters or
+ * changes; EBUSY when the CPU's admitted bandwidth and U_BE,min would
+ * pass sched_rt_runtime_us/sched_rt_period_us), which lowers U_BE for
+ * the best-effort servers there; the task then stays on that CPU. A job that uses its budget is throttled to its next
  * period, never released by slack, and counted as a miss, as is one that
  * ends after its deadline. A periodic task's child is best-effort.
  *

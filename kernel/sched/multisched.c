@@ -664,7 +664,9 @@ u64 ms_bw_reserved(struct dl_bw *dl_b)
  * From __sched_setscheduler(), after SCHED_DEADLINE's admission and
  * before anything changes; nothing fails after it. The reservation is
  * admitted on the CPU the task is on, or changed on the one it holds
- * (ms_bw_admit()), and the class keeps the task there.
+ * (ms_bw_admit()), and the class keeps the task there. A sleeping task
+ * whose affinity no longer has the CPU it last ran on is admitted on the
+ * first CPU of its affinity, where it will wake.
  *
  * Return: 0, or -EBUSY.
  */
@@ -683,6 +685,12 @@ int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 	if (new_bw == run->resv_bw)
 		return 0;
 	cpu = run->resv_bw ? run->resv_cpu : task_cpu(p);
+	if (!run->resv_bw && (!cpumask_test_cpu(cpu, p->cpus_ptr) ||
+			      !cpu_active(cpu))) {
+		cpu = cpumask_first_and(p->cpus_ptr, cpu_active_mask);
+		if (cpu >= nr_cpu_ids)
+			return -EBUSY;
+	}
 	ret = ms_bw_admit(cpu, run->resv_bw, new_bw,
 			  c && c->bw_free ? c->bw_free() : 0);
 	if (ret)
