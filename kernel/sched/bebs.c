@@ -68,9 +68,10 @@
  * admitted on the task's CPU (ms_admit(), when the task enters or
  * changes; EBUSY when the CPU's admitted bandwidth and U_BE,min would
  * pass sched_rt_runtime_us/sched_rt_period_us), which lowers U_BE for
- * the best-effort servers there; the task then stays on that CPU. A job that uses its budget is throttled to its next
- * period, never released by slack, and counted as a miss, as is one that
- * ends after its deadline. A periodic task's child is best-effort.
+ * the best-effort servers there; the task then stays on that CPU. A job
+ * that uses its budget is throttled to its next period, never released
+ * by slack, and counted as a miss, as is one that ends after its
+ * deadline. A periodic task's child is best-effort.
  *
  * Locking: everything here is under the runqueue's lock, including the two
  * hrtimer handlers, which take it.
