@@ -539,19 +539,26 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		notok "bvt: a MS_FLAG_WARP_SIGNAL thread that set no L is unwarped by the default L when its handler loops"
 	fi
 
-	# tables 4 and 5: rt (weight 108 of 2156, 5%; W 1 s; L 2 ms) runs
+	# tables 4 and 5: rt (weight 256 of 2304, 11%; W 1 s; L 2 ms) runs
 	# 500 us every 10 ms beside int (1024, 3 ms every 10 ms) and cont
-	# (1024, a hog), then falls into an infinite loop (bvt_table5.c). After
-	# L it is an ordinary thread of weight 108, so, from the weights:
+	# (1024, a hog), then falls into an infinite loop (bvt_table5.c). rt's
+	# weight covers what it uses with a wakeup's cost (6.5-9% here), as the
+	# paper's rt had a share "according to its CPU consumption".
+	#  - In table 4 warped rt waits for no thread (W 1 s puts it first), so
+	#    its p99 dispatch latency stays within int's p99, which does wait
+	#    for rt and for cont's C, plus C and a tick for noise. A weight below
+	#    its use runs rt's A past W and breaks this by 20 ms to 600 ms.
+	# After L the looping rt is an ordinary thread of weight 256, so, from
+	# the weights:
 	#  - rt gets at most its weight's part of what int leaves,
-	#    (100 - int%) * 108 / 1132, and int keeps its share; 2 points, as
+	#    (100 - int%) * 256 / 1280, and int keeps its share; 2 points, as
 	#    the share tests allow;
 	#  - int waits at most for rt's one warped stretch L and then, waking
 	#    C behind SVT, preempts as it did before the loop: its p99 stays
 	#    within its p99 before the loop + L + C + one tick (the paper's int
 	#    kept its 10 ms, its L check granularity).
 	# The same run without L (-L 0) must break that bound: rt stays warped
-	# and, at the start of its loop, runs W * 108 / 1024 (about 105 ms)
+	# and, at the start of its loop, runs W * 256 / 1024 (about 250 ms)
 	# with int waiting. A failing bound is kept for the contrast.
 	table5_check() {
 		$T/bvt_table5 -L 2000 > /tmp/t5 || return 1
@@ -564,15 +571,25 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		[ $# -eq 5 ] || return 1
 		C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
 		bound=$(($4 + 2000 + C / 1000 + 1000))
-		echo "rt ${1}% (at most (100 - $3) * 108 / 1132 + 2), int ${2}% then ${3}% (2 points), int p99 ${4} then ${5} us (bound $bound)"
+		echo "rt ${1}% (at most (100 - $3) * 256 / 1280 + 2), int ${2}% then ${3}% (2 points), int p99 ${4} then ${5} us (bound $bound)"
 		awk -v rt=$1 -v i1=$2 -v i2=$3 'BEGIN {
-			exit !(rt <= (100 - i2) * 108 / 1132 + 2 &&
+			exit !(rt <= (100 - i2) * 256 / 1280 + 2 &&
 			       i2 - i1 <= 2 && i1 - i2 <= 2) }' &&
 		echo "$bound" > /tmp/t5.bound
 		[ "$5" -le "$bound" ]
 	}
-	measure "bvt: table 5, a looping warped thread of weight 5% is unwarped at L: it gets its weight's share, int keeps its share (2 points) and its p99 within p99 before + L + C + tick" \
+	measure "bvt: table 5, a looping warped thread of weight 11% is unwarped at L: it gets its weight's share, int keeps its share (2 points) and its p99 within p99 before + L + C + tick" \
 		table5_check
+	table4_rt() {
+		set -- $(awk '/int latency_us/ && !i { i = $4 }
+			/rt latency_us/ { r = $4 } END { print i, r }' /tmp/t5)
+		[ $# -eq 2 ] || return 1
+		C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
+		echo "table 4: rt p99 $2 us, int p99 $1 us, bound $(($1 + C / 1000 + 1000)) us"
+		[ "$2" -le $(($1 + C / 1000 + 1000)) ]
+	}
+	measure "bvt: table 4, warped rt's p99 dispatch latency within int's p99 + C + tick (rt waits for no thread)" \
+		table4_rt
 	table5_no_limit() {
 		bound=$(cat /tmp/t5.bound 2>/dev/null) || bound=$((2000 + 2000 + 1000 + 1000))
 		$T/bvt_table5 -L 0 > /tmp/t5 || return 1
