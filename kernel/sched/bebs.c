@@ -77,7 +77,9 @@
  * hrtimer handlers, which take it.
  */
 #include <linux/mmu_context.h>
+#include <linux/sched/signal.h>
 #include <linux/sysctl.h>
+#include <linux/task_work.h>
 
 #include "sched.h"
 
@@ -365,12 +367,54 @@ static const char *const bebs_miss_name[] = {
 	[BEBS_MISS_LATE]	= "late",
 };
 
+/*
+ * A periodic task that asked for it (MS_FLAG_BEBS_OVERRUN) learns of an
+ * overrun as a SCHED_DEADLINE task with SCHED_FLAG_DL_OVERRUN does: its
+ * process gets SIGXCPU. Signals cannot be sent under the runqueue's lock,
+ * so a task work sends it when the task next returns to user mode, which
+ * is where its next job starts (fair.c queues its NUMA work the same way,
+ * from the tick). One work is queued at a time; overruns meanwhile are
+ * one signal, as a standard signal pending twice is one.
+ */
+static void bebs_overrun_signal(struct callback_head *work)
+{
+	clear_bit_unlock(0, &current->ms.run.overrun_queued);
+	/*
+	 * Not for a thread on its way out (exit_task_work() runs the work:
+	 * the process goes on) or one that has since dropped the flag, as
+	 * SCHED_DEADLINE signals only a task that still is one.
+	 */
+	if ((current->flags & PF_EXITING) ||
+	    !(READ_ONCE(current->ms.flags) & MS_FLAG_BEBS_OVERRUN) ||
+	    current->policy != SCHED_BEBS)
+		return;
+	do_send_sig_info(SIGXCPU, SEND_SIG_PRIV, current, PIDTYPE_TGID);
+}
+
+static void bebs_queue_overrun(struct task_struct *p)
+{
+	struct sched_ms_run *run = &p->ms.run;
+
+	if (!(p->ms.flags & MS_FLAG_BEBS_OVERRUN) || (p->flags & PF_KTHREAD) ||
+	    test_and_set_bit(0, &run->overrun_queued))
+		return;
+	init_task_work(&run->overrun_work, bebs_overrun_signal);
+	/*
+	 * No allocation under the rq lock (TWAF_NO_ALLOC, as core.c's
+	 * mm_cid work); -ESRCH: the task is exiting and will not need it.
+	 */
+	if (task_work_add(p, &run->overrun_work, TWA_RESUME | TWAF_NO_ALLOC))
+		clear_bit(0, &run->overrun_queued);
+}
+
 /* A periodic task's job missed its deadline at @now. */
 static void bebs_miss(struct sched_bebs_entity *se, u64 now,
 		      enum bebs_miss_why why)
 {
 	se->nr_missed++;
 	trace_bebs_miss(bebs_task_of(se), se->deadline, now, bebs_miss_name[why]);
+	if (why == BEBS_MISS_OVERRUN)
+		bebs_queue_overrun(bebs_task_of(se));
 }
 
 /*
@@ -1012,9 +1056,9 @@ DEFINE_SCHED_CLASS(bebs) = {
 
 /*
  * A best-effort server takes its parameters from how its task runs: no
- * budget, period, deadline or warp. A periodic task gives a budget and a
- * period within the limits every reservation has, and a deadline between
- * them (0: the period).
+ * budget, period, deadline or warp, and no overrun signal. A periodic task
+ * gives a budget and a period within the limits every reservation has,
+ * and a deadline between them (0: the period).
  */
 static int bebs_validate(const struct sched_attr *attr)
 {
@@ -1022,7 +1066,8 @@ static int bebs_validate(const struct sched_attr *attr)
 		return -EINVAL;
 	if (!(attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
 		return attr->sched_runtime || attr->sched_deadline ||
-		       attr->sched_period ? -EINVAL : 0;
+		       attr->sched_period ||
+		       (attr->sched_ms_flags & MS_FLAG_BEBS_OVERRUN) ? -EINVAL : 0;
 	if (!ms_period_valid(attr->sched_runtime, attr->sched_period))
 		return -EINVAL;
 	if (attr->sched_deadline &&
@@ -1097,7 +1142,7 @@ const struct ms_class ms_bebs_class = {
 	.nr_running	= bebs_nr_running,
 	.bandwidth	= bebs_bandwidth,
 	.bw_free	= bebs_bw_free,
-	.reservation_flags = MS_FLAG_BEBS_PERIODIC,
+	.reservation_flags = MS_FLAG_BEBS_PERIODIC | MS_FLAG_BEBS_OVERRUN,
 #ifdef CONFIG_SYSCTL
 	.sysctls	= bebs_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(bebs_sysctls),

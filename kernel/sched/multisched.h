@@ -195,8 +195,8 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  *		a general class has it, for ms_below_runnable()
  * @bandwidth:	the bandwidth @attr reserves, in BW_UNIT parts, 0 for none;
  *		for a class whose tasks may hold reservations (ms_admit())
- * @reservation_flags: the flags that ask for a reservation, which a child
- *		does not inherit
+ * @reservation_flags: the flags that ask for a reservation or go with one,
+ *		which a child does not inherit
  * @bw_free:	the bandwidth a new or growing reservation of the class must
  *		leave free on its CPU (BEBS: U_BE,min); optional
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bebs_hard admit|jobs|overrun [-c CPU]
+ * bebs_hard admit|jobs|overrun|sigxcpu [-c CPU]
  *
  * Periodic real-time tasks of SCHED_BEBS (MS_FLAG_BEBS_PERIODIC), on CPU
  * (default 1). Prints one TAP line per check ("ok - ..." or
@@ -31,6 +31,9 @@
  *   interrupt of this guest has taken 11 ms, "hrtimer: interrupt took"),
  *   and BEBS does not take the overshoot from the next job as
  *   SCHED_DEADLINE does. Nearly every job counts as a miss.
+ *
+ * sigxcpu: MS_FLAG_BEBS_OVERRUN sends SIGXCPU at an overrun (see
+ *   test_sigxcpu()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -411,6 +414,106 @@ static void test_overrun(void)
 	      missed);
 }
 
+/* SIGXCPU count of each sigxcpu child, in shared memory */
+static volatile int *xcpu;
+static int xcpu_slot;
+
+static void on_xcpu(int sig)
+{
+	(void)sig;
+	__atomic_add_fetch(&xcpu[xcpu_slot], 1, __ATOMIC_RELAXED);
+}
+
+/* A child in slot @slot: periodic 2 ms every 10 ms plus @flags, spinning. */
+static pid_t xcpu_child(int slot, unsigned int flags)
+{
+	int fd[2];
+	pid_t p;
+	char c;
+
+	if (pipe(fd))
+		return -1;
+	p = fork();
+	if (!p) {
+		struct sched_attr a = {
+			.size = sizeof(a),
+			.sched_policy = SCHED_BEBS,
+			.sched_ms_flags = MS_FLAG_BEBS_PERIODIC | flags,
+			.sched_runtime = 2 * MS,
+			.sched_period = 10 * MS,
+		};
+
+		close(fd[0]);
+		xcpu_slot = slot;
+		signal(SIGXCPU, on_xcpu);
+		pin(0, cpu, -1);
+		c = setattr(0, &a) ? '0' : '1';
+		if (write(fd[1], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			;
+	}
+	close(fd[1]);
+	if (read(fd[0], &c, 1) != 1 || c != '1') {
+		reap(p);
+		p = -1;
+	}
+	close(fd[0]);
+	return p;
+}
+
+/*
+ * sigxcpu: MS_FLAG_BEBS_OVERRUN, SCHED_FLAG_DL_OVERRUN's counterpart. Two
+ * periodic tasks of 2 ms every 10 ms spin on CPU, one with the flag: it
+ * gets SIGXCPU for its overruns, one a period, at least one in two (a
+ * signal pending twice is one), and the other none; the flag reads back;
+ * without MS_FLAG_BEBS_PERIODIC it is EINVAL.
+ */
+static void test_sigxcpu(void)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_BEBS,
+		.sched_ms_flags = MS_FLAG_BEBS_OVERRUN,
+	}, g;
+	pid_t s, x, y;
+	int e, got;
+
+	s = sleeper();
+	e = setattr(s, &a);
+	reap(s);
+	CHECK(e == EINVAL,
+	      "MS_FLAG_BEBS_OVERRUN on a best-effort task is EINVAL (got %s)",
+	      strerror(e));
+	xcpu = mmap(NULL, 2 * sizeof(int), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (xcpu == MAP_FAILED) {
+		CHECK(0, "mmap");
+		return;
+	}
+	x = xcpu_child(0, MS_FLAG_BEBS_OVERRUN);
+	y = xcpu_child(1, 0);
+	if (x < 0 || y < 0) {
+		CHECK(0, "two periodic tasks of 2 ms every 10 ms could be set up on cpu%d", cpu);
+		CHECK(0, "the flag reads back");
+		if (x > 0)
+			reap(x);
+		if (y > 0)
+			reap(y);
+		return;
+	}
+	memset(&g, 0, sizeof(g));
+	got = syscall(SYS_sched_getattr, x, &g, sizeof(g), 0) ? -1 :
+	      !!(g.sched_ms_flags & MS_FLAG_BEBS_OVERRUN);
+	sleep(2);
+	reap(x);
+	reap(y);
+	CHECK(xcpu[0] >= 100 && xcpu[1] == 0,
+	      "a periodic task with MS_FLAG_BEBS_OVERRUN that overruns every 10 ms gets SIGXCPU: %d in 2 s (at least 100), one without the flag %d (none)",
+	      xcpu[0], xcpu[1]);
+	CHECK(got == 1, "sched_getattr reads MS_FLAG_BEBS_OVERRUN back");
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -429,6 +532,8 @@ int main(int argc, char **argv)
 		test_jobs();
 	else if (!strcmp(argv[1], "overrun"))
 		test_overrun();
+	else if (!strcmp(argv[1], "sigxcpu"))
+		test_sigxcpu();
 	else
 		return 2;
 	return fails > 0;

@@ -435,7 +435,7 @@ static void fuzz_setattr(uint64_t *s, pid_t p)
 	a->sched_util_min = below(s, 2) ? below(s, 1025) : field32(s);
 	a->sched_util_max = below(s, 2) ? below(s, 1025) : field32(s);
 	a->sched_weight = below(s, 2) ? below(s, 4096) : field32(s);
-	a->sched_ms_flags = below(s, 2) ? below(s, 0x40) : field32(s);
+	a->sched_ms_flags = below(s, 2) ? below(s, 0x80) : field32(s);
 	a->sched_warp = below(s, 2) ? (int64_t)below(s, 100000000) : (int64_t)PICK(s, warp_edges);
 	a->sched_warp_limit = field64(s);
 	a->sched_unwarp = field64(s);
@@ -996,7 +996,10 @@ int main(int argc, char **argv)
 	ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (ncpus > MAX_CPUS)
 		ncpus = MAX_CPUS;
-	/* SCHED_FLAG_DL_OVERRUN sends a DL target SIGXCPU: not fatal here */
+	/*
+	 * SCHED_FLAG_DL_OVERRUN and MS_FLAG_BEBS_OVERRUN send a target
+	 * SIGXCPU: not fatal here
+	 */
 	signal(SIGXCPU, SIG_IGN);
 	uname(&u);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,

@@ -574,7 +574,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		echo "rt ${1}% (at most (100 - $3) * 256 / 1280 + 2), int ${2}% then ${3}% (2 points), int p99 ${4} then ${5} us (bound $bound)"
 		awk -v rt=$1 -v i1=$2 -v i2=$3 'BEGIN {
 			exit !(rt <= (100 - i2) * 256 / 1280 + 2 &&
-			       i2 - i1 <= 2 && i1 - i2 <= 2) }' &&
+			       i2 - i1 <= 2 && i1 - i2 <= 2) }' || return 1
 		echo "$bound" > /tmp/t5.bound
 		[ "$5" -le "$bound" ]
 	}
@@ -1019,6 +1019,7 @@ if grep -qw bebs /proc/sys/kernel/sched_ms_classes; then
 	$T/bebs_hard admit || fails=$((fails + 1))
 	$T/bebs_hard jobs || fails=$((fails + 1))
 	$T/bebs_hard overrun || fails=$((fails + 1))
+	$T/bebs_hard sigxcpu || fails=$((fails + 1))
 	check "bebs: U_BE,min (sysctl sched_bebs_u_be_min_ppm, 5%) is left free: 3 ms every 10 ms is refused with it at 70% and admitted with it at 5%" \
 		sh -c 'f=/proc/sys/kernel/sched_bebs_u_be_min_ppm
 		       grep -qx 50000 $f && echo 700000 > $f &&

@@ -134,6 +134,7 @@ static const struct {
 	{ "warp-signal", MS_FLAG_WARP_SIGNAL },
 	{ "reserved", MS_FLAG_RESERVED },
 	{ "periodic", MS_FLAG_BEBS_PERIODIC },
+	{ "overrun", MS_FLAG_BEBS_OVERRUN },
 	{ "io-server", MS_FLAG_RBS_IO },
 	{ "feedback", MS_FLAG_RBS_FEEDBACK },
 };
@@ -228,10 +229,11 @@ static void print_help(void)
 	      "      --warp-signal     bvt: warp only while in a signal handler\n"
 	      "      --reserved        bvt: reserved-effort level (CAP_SYS_NICE)\n"
 	      "      --periodic        bebs: periodic real-time task, admitted\n"
+	      "      --overrun         bebs: SIGXCPU when a periodic job overruns\n"
 	      "      --io-server       rbs: priority-inheritance I/O server\n"
 	      "      --feedback        rbs: rbs_ctl sets proportion and period\n"
 	      "      --flags LIST      the class flags are exactly LIST, names of the\n"
-	      "                        six flag options above with commas, or none;\n"
+	      "                        seven flag options above with commas, or none;\n"
 	      "                        the flag options add to it\n"
 	      "      --budget TIME|N%  runtime per period (bebs, rbs, deadline);\n"
 	      "                        N% is that share of --period\n"
@@ -449,7 +451,7 @@ static long long parse_int(const char *opt, const char *arg,
 	return v;
 }
 
-#define MSG_BAD_FLAG	"invalid --flags '%s': unknown flag '%s' (warp-off, warp-signal, reserved, periodic, io-server, feedback or none)"
+#define MSG_BAD_FLAG	"invalid --flags '%s': unknown flag '%s' (warp-off, warp-signal, reserved, periodic, overrun, io-server, feedback or none)"
 
 /* Parse --flags LIST: "none" or flag names separated by commas. */
 static unsigned int parse_flags(const char *arg)
@@ -1272,7 +1274,7 @@ static int list_tasks(const struct policy *filter)
 /* Messages too long for their call; a #define keeps each one whole. */
 #define MSG_EINVAL_DL		"invalid parameters for %s: budget >= 1.024us; budget <= deadline <= period (period 0 = deadline); period within /proc/sys/kernel/sched_deadline_period_{min,max}_us; priority 0"
 #define MSG_EINVAL_BVT		"invalid parameters for %s: %s; warp 0..%s; warp limit 0 (none) or %s..%s; unwarp 0..%s; flags warp-off, warp-signal, reserved; priority 0"
-#define MSG_EINVAL_BEBS		"invalid parameters for %s: %s; a best-effort server takes no budget, period or deadline; a periodic task (--periodic) takes a budget %s..period, a period %s..%s and a deadline 0 or budget..period; priority 0"
+#define MSG_EINVAL_BEBS		"invalid parameters for %s: %s; a best-effort server takes no budget, period, deadline or --overrun; a periodic task (--periodic) takes a budget %s..period, a period %s..%s and a deadline 0 or budget..period; priority 0"
 #define MSG_EBUSY_BEBS_CPU	"SCHED_BEBS admits a periodic task on the CPU it is on, CPU %d: move it (taskset -c) to a CPU with room first"
 #define MSG_EINVAL_BEBS_RBS	"invalid parameters for %s: %s; budget %s..period; period %s..%s; %s; priority 0"
 #define MSG_EPERM_NORMAL	"%s: needs CAP_SYS_NICE (or RLIMIT_NICE) to lower the nice value or to leave SCHED_IDLE"
@@ -1791,6 +1793,7 @@ enum {
 	OPT_WARP_SIGNAL,
 	OPT_RESERVED,
 	OPT_PERIODIC,
+	OPT_OVERRUN,
 	OPT_IO_SERVER,
 	OPT_FEEDBACK,
 	OPT_FLAGS,
@@ -1813,6 +1816,7 @@ static const struct option long_options[] = {
 	{ "warp-signal",	no_argument,		NULL, OPT_WARP_SIGNAL },
 	{ "reserved",		no_argument,		NULL, OPT_RESERVED },
 	{ "periodic",		no_argument,		NULL, OPT_PERIODIC },
+	{ "overrun",		no_argument,		NULL, OPT_OVERRUN },
 	{ "io-server",		no_argument,		NULL, OPT_IO_SERVER },
 	{ "feedback",		no_argument,		NULL, OPT_FEEDBACK },
 	{ "flags",		required_argument,	NULL, OPT_FLAGS },
@@ -1899,6 +1903,10 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PERIODIC:
 			req.add_flags |= MS_FLAG_BEBS_PERIODIC;
+			params = true;
+			break;
+		case OPT_OVERRUN:
+			req.add_flags |= MS_FLAG_BEBS_OVERRUN;
 			params = true;
 			break;
 		case OPT_IO_SERVER:

@@ -155,6 +155,14 @@ struct sched_ms_entity {
 		s32			resv_cpu;
 		u64			resv_bw;
 		union sched_ms_state	state;
+		/*
+		 * BEBS: the task work that sends SIGXCPU at an overrun,
+		 * outside @state, which another class may clear while the
+		 * work is queued; bit 0 of @overrun_queued is set while it
+		 * is (set under the rq lock, cleared by the work).
+		 */
+		struct callback_head	overrun_work;
+		unsigned long		overrun_queued;
 	} run;
 };
 

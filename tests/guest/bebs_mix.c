@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bebs_mix [-m bebs|fifo] [-t SECS] [-c CPU]
+ *
+ * Figure 9 of the BEBS paper: a real-time task, a soft periodic task and
+ * greedy tasks on one CPU (default 0), for SECS (default 10) seconds.
+ *
+ *  - hard: a periodic BEBS task (MS_FLAG_BEBS_PERIODIC) of 40 ms every
+ *    100 ms, whose jobs use 39 ms of CPU (its thread's CPU clock): it
+ *    should get 39% of the CPU and miss nothing;
+ *  - soft: a best-effort BEBS task that renders a frame of 3 ms of CPU
+ *    every 33 ms (a video player): its frame deadline is the next frame's
+ *    start, and it asks for less than its share of U_BE, so it should be
+ *    late for none;
+ *  - two greedy best-effort BEBS tasks that never sleep.
+ *
+ * With -m fifo the soft task is SCHED_FIFO 50 instead, alone with the
+ * greedy tasks as SCHED_OTHER and no hard task: what no class avoids
+ * under TCG, the baseline of its late frames.
+ *
+ * The first second is not measured. Prints:
+ *   mode M hard_pct X hard_missed N soft_frames F soft_late L greedy_pct G
+ * (hard_pct -1 without a hard task; hard_missed is the kernel's count,
+ * ms.bebs.nr_missed) and exits 0, or 2 when a task could not enter its
+ * class (the error on stderr).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "ms_test.h"
+
+#define MS		1000000LL
+
+struct shared {
+	volatile int phase;		/* 0 settle, 1 measure, 2 stop */
+	volatile int failed;
+	long long frames, late;
+};
+
+static struct shared *sh;
+static int cpu, fifo;
+
+static void enter(struct sched_attr *a)
+{
+	cpu_set_t set;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	a->size = sizeof(*a);
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    syscall(SYS_sched_setattr, 0, a, 0)) {
+		fprintf(stderr, "bebs_mix: policy %u: %s\n", a->sched_policy,
+			strerror(errno));
+		sh->failed = 1;
+		_exit(2);
+	}
+}
+
+static long long thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void sleep_until(long long t)
+{
+	struct timespec ts = { .tv_sec = t / 1000000000LL,
+			       .tv_nsec = t % 1000000000LL };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+static void work(long long ns)
+{
+	long long end = thread_cpu_ns() + ns;
+
+	while (thread_cpu_ns() < end)
+		;
+}
+
+/* Jobs of @run ns of CPU every @period ns; @count: frames and late ones. */
+static void __attribute__((noreturn))
+periodic(struct sched_attr *a, long long period, long long run, int count)
+{
+	long long next;
+
+	enter(a);
+	next = now_ns();
+	for (;;) {
+		sleep_until(next);
+		next += period;
+		work(run);
+		if (count && sh->phase == 1) {
+			sh->frames++;
+			if (now_ns() > next)
+				sh->late++;
+		}
+	}
+}
+
+static pid_t start(int what)
+{
+	struct sched_attr a = { .sched_policy = SCHED_BEBS };
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	switch (what) {
+	case 0:		/* hard */
+		a.sched_ms_flags = MS_FLAG_BEBS_PERIODIC;
+		a.sched_runtime = 40 * MS;
+		a.sched_period = 100 * MS;
+		periodic(&a, 100 * MS, 39 * MS, 0);
+	case 1:		/* soft */
+		if (fifo) {
+			a.sched_policy = SCHED_FIFO;
+			a.sched_priority = 50;
+		}
+		periodic(&a, 33 * MS, 3 * MS, 1);
+	default:	/* greedy */
+		if (fifo)
+			a.sched_policy = SCHED_OTHER;
+		enter(&a);
+		for (;;)
+			;
+	}
+}
+
+/* ms.bebs.nr_missed of @pid, or -1. */
+static long long missed(pid_t pid)
+{
+	char path[64], line[256], name[128];
+	long long v, m = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s : %lld", name, &v) == 2 &&
+		    !strcmp(name, "ms.bebs.nr_missed"))
+			m = v;
+	if (f)
+		fclose(f);
+	return m;
+}
+
+int main(int argc, char **argv)
+{
+	struct sched_param sp = { .sched_priority = 99 };
+	unsigned long long c0[4], c1[4];
+	long long t0, t1, m0 = 0, m1 = 0;
+	int secs = 10, opt, i, first, status, ret = 0;
+	pid_t pid[4];
+
+	while ((opt = getopt(argc, argv, "m:t:c:")) != -1) {
+		switch (opt) {
+		case 'm': fifo = !strcmp(optarg, "fifo"); break;
+		case 't': secs = atoi(optarg); break;
+		case 'c': cpu = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED || secs < 1)
+		return 2;
+	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		perror("bebs_mix: SCHED_FIFO 99");
+		return 2;
+	}
+	/* the children start as SCHED_OTHER, then enter their class */
+	sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ 0 });
+	first = fifo ? 1 : 0;
+	for (i = first; i < 4; i++)
+		pid[i] = start(i);
+	sched_setscheduler(0, SCHED_FIFO, &sp);
+	usleep(1000000);
+	if (!fifo)
+		m0 = missed(pid[0]);
+	for (i = first; i < 4; i++)
+		c0[i] = cpu_ns(pid[i]);
+	t0 = now_ns();
+	sh->phase = 1;
+	usleep(secs * 1000000);
+	sh->phase = 2;
+	t1 = now_ns();
+	for (i = first; i < 4; i++)
+		c1[i] = cpu_ns(pid[i]);
+	if (!fifo)
+		m1 = missed(pid[0]);
+	for (i = first; i < 4; i++)
+		kill(pid[i], SIGKILL);
+	for (i = first; i < 4; i++)
+		if (waitpid(pid[i], &status, 0) == pid[i] && WIFEXITED(status))
+			ret = 2;
+	if (sh->failed || ret) {
+		fprintf(stderr, "bebs_mix: a task could not enter its class\n");
+		return 2;
+	}
+	printf("mode %s hard_pct %.1f hard_missed %lld soft_frames %lld soft_late %lld greedy_pct %.1f\n",
+	       fifo ? "fifo" : "bebs",
+	       fifo ? -1.0 : 100.0 * (c1[0] - c0[0]) / (t1 - t0), m1 - m0,
+	       sh->frames, sh->late,
+	       100.0 * (c1[2] - c0[2] + c1[3] - c0[3]) / (t1 - t0));
+	return 0;
+}
