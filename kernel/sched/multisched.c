@@ -617,19 +617,41 @@ int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw)
  * Move @bw of reservations from @from to @to without admission: for a
  * task that the kernel moves off its CPU against its reservation (a
  * cpuset change). What is admitted stays counted, on the CPU it runs on.
+ *
+ * The two CPUs' locks are taken in CPU order, then the dl_bw lock, as in
+ * ms_bw_admit(). Within one root domain both changes are made under its
+ * dl_bw lock, so SCHED_DEADLINE's admission (ms_bw_reserved()) never
+ * counts the reservation on neither CPU or on both; across root domains
+ * each is changed under its own, as dl_task_offline_migration() moves a
+ * DL task's bandwidth.
  */
 static void ms_bw_move(int from, int to, u64 bw)
 {
-	struct ms_bw *b = per_cpu_ptr(&ms_bw, from);
+	struct ms_bw *bf = per_cpu_ptr(&ms_bw, from);
+	struct ms_bw *bt = per_cpu_ptr(&ms_bw, to);
+	struct ms_bw *first = from < to ? bf : bt;
+	struct ms_bw *second = from < to ? bt : bf;
+	struct root_domain *rd_from, *rd_to;
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&b->lock, flags);
-	WRITE_ONCE(b->used, b->used - min(bw, b->used));
-	raw_spin_unlock_irqrestore(&b->lock, flags);
-	b = per_cpu_ptr(&ms_bw, to);
-	raw_spin_lock_irqsave(&b->lock, flags);
-	WRITE_ONCE(b->used, b->used + bw);
-	raw_spin_unlock_irqrestore(&b->lock, flags);
+	if (from == to)
+		return;
+	raw_spin_lock_irqsave(&first->lock, flags);
+	raw_spin_lock_nested(&second->lock, SINGLE_DEPTH_NESTING);
+	rcu_read_lock_sched();
+	rd_from = cpu_rq(from)->rd;
+	rd_to = cpu_rq(to)->rd;
+	raw_spin_lock(&rd_from->dl_bw.lock);
+	WRITE_ONCE(bf->used, bf->used - min(bw, bf->used));
+	if (rd_to != rd_from) {
+		raw_spin_unlock(&rd_from->dl_bw.lock);
+		raw_spin_lock(&rd_to->dl_bw.lock);
+	}
+	WRITE_ONCE(bt->used, bt->used + bw);
+	raw_spin_unlock(&rd_to->dl_bw.lock);
+	rcu_read_unlock_sched();
+	raw_spin_unlock(&second->lock);
+	raw_spin_unlock_irqrestore(&first->lock, flags);
 }
 
 /**

@@ -293,6 +293,31 @@ static void ms_test_bw_admit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), before);
 }
 
+/*
+ * ms_bw_move(): a reservation moved between two CPUs (the CPU to itself
+ * when only one is online) leaves the first and shows on the second, and
+ * goes when released there.
+ */
+static void ms_test_bw_move(struct kunit *test)
+{
+	int from = cpumask_first(cpu_online_mask);
+	int to = cpumask_next(from, cpu_online_mask);
+	u64 tenth = BW_UNIT / 10, a, b;
+
+	if (to >= nr_cpu_ids)
+		to = from;
+	a = ms_bw_used(from);
+	b = ms_bw_used(to);
+	KUNIT_ASSERT_EQ(test, ms_bw_admit(from, 0, tenth, 0), 0);
+	ms_bw_move(from, to, tenth);
+	KUNIT_EXPECT_EQ(test, ms_bw_used(to), b + tenth);
+	if (to != from)
+		KUNIT_EXPECT_EQ(test, ms_bw_used(from), a);
+	KUNIT_EXPECT_EQ(test, ms_bw_admit(to, tenth, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, ms_bw_used(from), a);
+	KUNIT_EXPECT_EQ(test, ms_bw_used(to), b);
+}
+
 static struct kunit_case ms_test_cases[] = {
 	KUNIT_CASE(ms_test_sizes),
 	KUNIT_CASE(ms_test_defaults_valid),
@@ -315,6 +340,7 @@ static struct kunit_case ms_test_cases[] = {
 	KUNIT_CASE(ms_test_own_state),
 	KUNIT_CASE(ms_test_bw_fits),
 	KUNIT_CASE(ms_test_bw_admit),
+	KUNIT_CASE(ms_test_bw_move),
 	{}
 };
 
