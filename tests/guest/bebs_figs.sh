@@ -139,7 +139,7 @@ else
 	notok "bebs: figure 6, an interactive BEBS task's mean response beside 1, 5 and 20 BEBS hogs is no worse than an EEVDF task's beside as many EEVDF hogs (medians of 3 interleaved rounds)"
 fi
 
-# Figure 9: a hard task of 40 ms every 100 ms (jobs of 39 ms), a soft
+# Figure 9: a hard task of 40 ms every 100 ms that never sleeps, a soft
 # periodic best-effort task (3 ms every 33 ms) and two greedy tasks,
 # 10 s; then the soft loop as SCHED_FIFO beside the greedy tasks, the
 # baseline of the late frames TCG causes whatever the class.
@@ -148,10 +148,13 @@ mix_f=$($T/bebs_mix -m fifo -t 10) || setup_failed=1
 echo "# figure 9: $mix_b"
 echo "# figure 9 baseline: $mix_f"
 set -- $(echo "$mix_b" | awk '{ print $4, $6, $8, $10 }') $(echo "$mix_f" | awk '{ print $8, $10 }')
-if [ $# -eq 6 ] && awk -v p=$1 -v m=$2 'BEGIN { exit !(p >= 38 && p <= 40 && m == 0) }'; then
-	ok "bebs: figure 9, a hard task of 40 ms every 100 ms whose jobs use 39 ms keeps 39% of the CPU (1 point, over 10 s) beside a soft periodic task and two greedy ones, and misses no job"
+# The hard task gets its reservation, 40%: no less, and no more than
+# the budget timer's lateness under TCG adds (up to 0.7 ms a period in
+# bebs_hard overrun), so within a point over 10 s.
+if [ $# -eq 6 ] && awk -v p=$1 'BEGIN { exit !(p >= 39 && p <= 41) }'; then
+	ok "bebs: figure 9, a hard task of 40 ms every 100 ms that never sleeps gets its 40% of the CPU (1 point, over 10 s) beside a soft periodic task and two greedy ones"
 else
-	notok "bebs: figure 9, a hard task of 40 ms every 100 ms whose jobs use 39 ms keeps 39% of the CPU (1 point, over 10 s) beside a soft periodic task and two greedy ones, and misses no job"
+	notok "bebs: figure 9, a hard task of 40 ms every 100 ms that never sleeps gets its 40% of the CPU (1 point, over 10 s) beside a soft periodic task and two greedy ones"
 fi
 if [ $# -eq 6 ] && [ "$3" -gt 0 ] && [ $(($4 * 100)) -le $(($6 * 100 + $3)) ]; then
 	ok "bebs: figure 9, the soft periodic best-effort task (3 ms every 33 ms) is late for no more frames than as SCHED_FIFO beside the greedy tasks, plus 1% of its frames"

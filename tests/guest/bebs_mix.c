@@ -6,8 +6,9 @@
  * greedy tasks on one CPU (default 0), for SECS (default 10) seconds.
  *
  *  - hard: a periodic BEBS task (MS_FLAG_BEBS_PERIODIC) of 40 ms every
- *    100 ms, whose jobs use 39 ms of CPU (its thread's CPU clock): it
- *    should get 39% of the CPU and miss nothing;
+ *    100 ms that never sleeps: it should get its 40% of the CPU, no less
+ *    (the others do not take it) and no more (its budget timer stops
+ *    it; every job overruns, so the kernel counts each as a miss);
  *  - soft: a best-effort BEBS task that renders a frame of 3 ms of CPU
  *    every 33 ms (a video player): its frame deadline is the next frame's
  *    start, and it asks for less than its share of U_BE, so it should be
@@ -125,7 +126,9 @@ static pid_t start(int what)
 		a.sched_ms_flags = MS_FLAG_BEBS_PERIODIC;
 		a.sched_runtime = 40 * MS;
 		a.sched_period = 100 * MS;
-		periodic(&a, 100 * MS, 39 * MS, 0);
+		enter(&a);
+		for (;;)
+			;
 	case 1:		/* soft */
 		if (fifo) {
 			a.sched_policy = SCHED_FIFO;
