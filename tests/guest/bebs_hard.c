@@ -260,19 +260,6 @@ static void test_admit(void)
 	      now, base);
 }
 
-/* Spin for @ns of this thread's CPU time. */
-static void work(long long ns)
-{
-	struct timespec ts;
-	long long end;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	end = ts.tv_sec * 1000000000LL + ts.tv_nsec + ns;
-	do
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	while (ts.tv_sec * 1000000000LL + ts.tv_nsec < end);
-}
-
 static pid_t hog(int policy)
 {
 	return ms_start_hog(cpu, policy, "bebs_hard");
@@ -304,7 +291,7 @@ static void run_jobs(int bebs, long long *out)
 		ts.tv_nsec = next % 1000000000LL;
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
-		work(3 * MS);
+		spin_cpu_ns(3 * MS);
 		resp = now_ns() - next;
 		if (resp > worst)
 			worst = resp;
@@ -388,21 +375,7 @@ static void test_overrun(void)
 	sleep(3);
 	c1 = cpu_ns(p);
 	t1 = now_ns();
-	{
-		char path[64], line[256], name[128];
-		long long v;
-		FILE *f;
-
-		missed = -1;
-		snprintf(path, sizeof(path), "/proc/%d/sched", p);
-		f = fopen(path, "r");
-		while (f && fgets(line, sizeof(line), f))
-			if (sscanf(line, "%127s : %lld", name, &v) == 2 &&
-			    !strcmp(name, "ms.bebs.nr_missed"))
-				missed = v;
-		if (f)
-			fclose(f);
-	}
+	missed = pid_sched_ll(p, "ms.bebs.nr_missed");
 	reap(p);
 	reap(h);
 	pct = 100.0 * (c1 - c0) / (t1 - t0);

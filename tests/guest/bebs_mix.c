@@ -68,32 +68,6 @@ static void enter(struct sched_attr *a)
 	}
 }
 
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void sleep_until(long long t)
-{
-	struct timespec ts = { .tv_sec = t / 1000000000LL,
-			       .tv_nsec = t % 1000000000LL };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
-}
-
-static void work(long long ns)
-{
-	long long end = thread_cpu_ns() + ns;
-
-	while (thread_cpu_ns() < end)
-		;
-}
-
 /* Jobs of @run ns of CPU every @period ns; @count: frames and late ones. */
 static void __attribute__((noreturn))
 periodic(struct sched_attr *a, long long period, long long run, int count)
@@ -103,9 +77,9 @@ periodic(struct sched_attr *a, long long period, long long run, int count)
 	enter(a);
 	next = now_ns();
 	for (;;) {
-		sleep_until(next);
+		sleep_until_ns(next);
 		next += period;
-		work(run);
+		spin_cpu_ns(run);
 		if (count && sh->phase == 1) {
 			sh->frames++;
 			if (now_ns() > next)
@@ -144,24 +118,6 @@ static pid_t start(int what)
 	}
 }
 
-/* ms.bebs.nr_missed of @pid, or -1. */
-static long long missed(pid_t pid)
-{
-	char path[64], line[256], name[128];
-	long long v, m = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%127s : %lld", name, &v) == 2 &&
-		    !strcmp(name, "ms.bebs.nr_missed"))
-			m = v;
-	if (f)
-		fclose(f);
-	return m;
-}
-
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { .sched_priority = 99 };
@@ -194,7 +150,7 @@ int main(int argc, char **argv)
 	sched_setscheduler(0, SCHED_FIFO, &sp);
 	usleep(1000000);
 	if (!fifo)
-		m0 = missed(pid[0]);
+		m0 = pid_sched_ll(pid[0], "ms.bebs.nr_missed");
 	for (i = first; i < 4; i++)
 		c0[i] = cpu_ns(pid[i]);
 	t0 = now_ns();
@@ -205,7 +161,7 @@ int main(int argc, char **argv)
 	for (i = first; i < 4; i++)
 		c1[i] = cpu_ns(pid[i]);
 	if (!fifo)
-		m1 = missed(pid[0]);
+		m1 = pid_sched_ll(pid[0], "ms.bebs.nr_missed");
 	for (i = first; i < 4; i++)
 		kill(pid[i], SIGKILL);
 	for (i = first; i < 4; i++)

@@ -105,28 +105,10 @@ static void enter_best_effort(void)
 	enter(&a);
 }
 
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void sleep_until(long long t)
-{
-	struct timespec ts = { .tv_sec = t / 1000000000LL,
-			       .tv_nsec = t % 1000000000LL };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
-}
-
 /* Real-time task @i: period 15 * (i + 1) ms, 10% of it as CPU time. */
 static void __attribute__((noreturn)) rt_task(int i)
 {
-	long long period = 15 * MS * (i + 1), next, end;
+	long long period = 15 * MS * (i + 1), next;
 	struct sched_attr a = { 0 };
 
 	pin();
@@ -153,10 +135,8 @@ static void __attribute__((noreturn)) rt_task(int i)
 	next = now_ns();
 	for (;;) {
 		next += period;
-		sleep_until(next - period);
-		end = thread_cpu_ns() + period * 10 / 100;
-		while (thread_cpu_ns() < end)
-			;
+		sleep_until_ns(next - period);
+		spin_cpu_ns(period * 10 / 100);
 		if (sh->phase == 1) {
 			__atomic_add_fetch(&sh->jobs, 1, __ATOMIC_RELAXED);
 			if (now_ns() > next)
@@ -188,7 +168,7 @@ static void __attribute__((noreturn)) tester(int poll)
 			while ((t = now_ns()) < target)
 				;
 		} else {
-			sleep_until(target);
+			sleep_until_ns(target);
 			t = now_ns();
 		}
 		if (sh->phase == 1 && sh->n < MAX_SAMPLES)

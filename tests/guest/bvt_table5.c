@@ -79,23 +79,6 @@ static void enter(unsigned int weight, long long warp, long long limit)
 	}
 }
 
-/*
- * Run for @ns of this thread's CPU time: a preempted job still does all
- * its work, so int's CPU share is what it asks for (30% and a wakeup's
- * cost) whenever it gets it, and the share check compares like with like.
- */
-static void spin_for(long long ns)
-{
-	struct timespec ts;
-	long long end;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	end = ts.tv_sec * 1000000000LL + ts.tv_nsec + ns;
-	do
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	while (ts.tv_sec * 1000000000LL + ts.tv_nsec < end);
-}
-
 /* A periodic thread: @who 0 int, 1 rt; rt loops once sh->loop is set. */
 static void __attribute__((noreturn)) periodic(int who, long long run)
 {
@@ -119,7 +102,7 @@ static void __attribute__((noreturn)) periodic(int who, long long run)
 		if (who == 1 && sh->loop)
 			for (;;)
 				;
-		spin_for(run);
+		spin_cpu_ns(run);	/* CPU time: int's share is what it asks */
 	}
 }
 

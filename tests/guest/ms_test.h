@@ -6,6 +6,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,20 +34,58 @@ static inline int write_file(const char *path, const char *s)
 	return ret;
 }
 
-static inline long long now_ns(void)
+/* What clock @clk reads, in ns. */
+static inline long long clock_ns(clockid_t clk)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clk, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Run on the CPU until clock @clk has advanced @ns. */
+static inline void spin_clock_ns(clockid_t clk, long long ns)
+{
+	long long end = clock_ns(clk) + ns;
+
+	while (clock_ns(clk) < end)
+		;
+}
+
+static inline long long now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* This thread's CPU time, in ns. */
+static inline long long thread_cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* Run on the CPU for @ns nanoseconds of wall time. */
 static inline void spin_ns(long long ns)
 {
-	long long end = now_ns() + ns;
+	spin_clock_ns(CLOCK_MONOTONIC, ns);
+}
 
-	while (now_ns() < end)
+/*
+ * Run for @ns of this thread's CPU time: a preempted job still does all
+ * its work.
+ */
+static inline void spin_cpu_ns(long long ns)
+{
+	spin_clock_ns(CLOCK_THREAD_CPUTIME_ID, ns);
+}
+
+/* Sleep until CLOCK_MONOTONIC reads @t ns. */
+static inline void sleep_until_ns(long long t)
+{
+	struct timespec ts = { .tv_sec = t / 1000000000LL,
+			       .tv_nsec = t % 1000000000LL };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
 		;
 }
 
@@ -75,12 +114,12 @@ static inline unsigned long long cpu_ns(pid_t pid)
 	return ns;
 }
 
-/* A number from this thread's /proc/self/sched line "@key : N", or -1. */
-static inline long long proc_sched_ll(const char *key)
+/* A number from @path's "@key : N" line (a /proc sched file), or -1. */
+static inline long long sched_file_ll(const char *path, const char *key)
 {
 	char line[256], name[128];
 	long long v = -1, x;
-	FILE *f = fopen("/proc/thread-self/sched", "r");
+	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return -1;
@@ -90,6 +129,21 @@ static inline long long proc_sched_ll(const char *key)
 			v = x;
 	fclose(f);
 	return v;
+}
+
+/* A number from this thread's /proc/thread-self/sched, or -1. */
+static inline long long proc_sched_ll(const char *key)
+{
+	return sched_file_ll("/proc/thread-self/sched", key);
+}
+
+/* A number from /proc/@pid/sched, or -1. */
+static inline long long pid_sched_ll(pid_t pid, const char *key)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	return sched_file_ll(path, key);
 }
 
 /*
