@@ -53,7 +53,9 @@
  * an eighth, so pick never divides; but with periodic tasks on the CPU a
  * new reservation, or a best-effort task that joins, cuts the executing
  * servers' utilisation at once (bebs_shrink()), as the paper does when
- * the best-effort bandwidth shrinks.
+ * the best-effort bandwidth shrinks. For the paper's comparison with
+ * fixed periods (figures 3 and 4), kernel.sched_bebs_fixed_period_ns
+ * fixes p for every best-effort server instead, and b = u p.
  *
  * SMP: each CPU schedules its own servers; tasks move between CPUs by the
  * weight balancer BVT and VTRR use (multisched.c), which evens out L, and
@@ -162,6 +164,13 @@ static unsigned int bebs_e_max_min = NSEC_PER_MSEC;
 static unsigned int bebs_e_max_max = NSEC_PER_SEC;
 
 /*
+ * A fixed period for every best-effort server, 0 (the default) to adapt
+ * it (section 4.3), else 1 ms to 1 s: then b = u p. For experiments with
+ * the paper's fixed periods (its figures 3 and 4), not for production.
+ */
+static unsigned int sysctl_sched_bebs_fixed_period;
+
+/*
  * U_BE,min (section 5), in parts per million of a CPU: what a periodic
  * task's admission leaves to best-effort tasks on its CPU.
  */
@@ -169,6 +178,24 @@ static unsigned int sysctl_sched_bebs_u_be_min = 50000;
 static unsigned int bebs_ppm_max = 1000000;
 
 #ifdef CONFIG_SYSCTL
+/* 0, or a period within the e_max range: 1 ms to 1 s */
+static int bebs_fixed_period_handler(const struct ctl_table *table, int write,
+				     void *buffer, size_t *lenp, loff_t *ppos)
+{
+	unsigned int val = READ_ONCE(sysctl_sched_bebs_fixed_period);
+	struct ctl_table t = *table;
+	int ret;
+
+	t.data = &val;
+	ret = proc_douintvec(&t, write, buffer, lenp, ppos);
+	if (ret || !write)
+		return ret;
+	if (val && (val < bebs_e_max_min || val > bebs_e_max_max))
+		return -EINVAL;
+	WRITE_ONCE(sysctl_sched_bebs_fixed_period, val);
+	return 0;
+}
+
 static struct ctl_table bebs_sysctls[] = {
 	{
 		.procname	= "sched_bebs_u_be_min_ppm",
@@ -187,6 +214,13 @@ static struct ctl_table bebs_sysctls[] = {
 		.proc_handler	= proc_douintvec_minmax,
 		.extra1		= &bebs_e_max_min,
 		.extra2		= &bebs_e_max_max,
+	},
+	{
+		.procname	= "sched_bebs_fixed_period_ns",
+		.data		= &sysctl_sched_bebs_fixed_period,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= bebs_fixed_period_handler,
 	},
 };
 #endif /* CONFIG_SYSCTL */
@@ -232,6 +266,15 @@ static inline u64 bebs_period(u64 b, u64 util)
 	u64 p = div64_u64(b << BW_SHIFT, util);
 
 	return clamp(p, b, BEBS_PERIOD_MAX);
+}
+
+/*
+ * A fixed period @p (sched_bebs_fixed_period_ns): b = u p, at least
+ * BEBS_BUDGET_MIN and at most p.
+ */
+static inline u64 bebs_fixed_budget(u64 p, u64 util)
+{
+	return clamp((p * util) >> BW_SHIFT, BEBS_BUDGET_MIN, p);
 }
 
 /*
@@ -438,13 +481,19 @@ static void bebs_update_u_be(struct bebs_rq *brq)
  */
 static void bebs_adapt(struct bebs_rq *brq, struct sched_bebs_entity *se)
 {
+	u64 fixed = READ_ONCE(sysctl_sched_bebs_fixed_period);
 	u64 b, util, p;
 
-	b = bebs_hysteresis(se->budget,
-			    bebs_budget(se->e_avg,
-					READ_ONCE(sysctl_sched_bebs_e_max)));
 	util = bebs_util(se->weight, brq->balance.load, brq->u_be);
-	p = bebs_period(b, util);
+	if (fixed) {
+		p = fixed;
+		b = bebs_fixed_budget(p, util);
+	} else {
+		b = bebs_hysteresis(se->budget,
+				    bebs_budget(se->e_avg,
+						READ_ONCE(sysctl_sched_bebs_e_max)));
+		p = bebs_period(b, util);
+	}
 	if (b == se->budget && p == se->period)
 		return;
 	se->budget = b;

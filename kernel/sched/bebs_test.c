@@ -42,6 +42,13 @@ static void bebs_test_adapt(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bebs_period(b, BW_UNIT / 4), MS(800));
 	KUNIT_EXPECT_EQ(test, bebs_period(b, BW_UNIT), b);
 	KUNIT_EXPECT_EQ(test, bebs_period(b, 1), BEBS_PERIOD_MAX);
+
+	/* a fixed period p: b = u p, within [BEBS_BUDGET_MIN, p] */
+	KUNIT_EXPECT_EQ(test, bebs_fixed_budget(MS(40), BW_UNIT / 4), MS(10));
+	KUNIT_EXPECT_EQ(test, bebs_fixed_budget(MS(40), BW_UNIT), MS(40));
+	KUNIT_EXPECT_EQ(test, bebs_fixed_budget(MS(1), 1), BEBS_BUDGET_MIN);
+	KUNIT_EXPECT_EQ(test, bebs_fixed_budget(MS(1000), BW_UNIT),
+			MS(1000));
 }
 
 /* The CBS wakeup rule: (b - c) <= (t - r) b / p, or t >= r + p. */

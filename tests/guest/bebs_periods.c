@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bebs_periods [-t SECS] [-c CPU]
+ *
+ * Figure 4 of the BEBS paper: best-effort tasks beside real-time ones on
+ * one CPU (default 0), for SECS (default 6) seconds, under whatever
+ * kernel.sched_bebs_fixed_period_ns says (bebs_figs.sh runs it with a
+ * short and a long fixed period and with adaptive periods, 0):
+ *
+ *  - two periodic BEBS tasks (MS_FLAG_BEBS_PERIODIC): jobs of 2 ms every
+ *    20 ms and of 6 ms every 60 ms, with budgets of 3 and 7 ms (room for
+ *    what a wakeup costs under TCG);
+ *  - two soft periodic best-effort tasks, as the paper's 25 and 12.5
+ *    frames a second: a frame of 4 ms of CPU every 40 ms and one of 8 ms
+ *    every 80 ms, each due when the next begins, 10% of the CPU each,
+ *    within their share of U_BE;
+ *  - three compute-bound best-effort tasks.
+ *
+ * The first second is not measured. Prints
+ *   frames F late L tardiness_us T ctxsw_per_s C period_ns P
+ * F and L: the soft tasks' frames and late ones; T: the mean tardiness
+ * of all frames (0 for one on time, as the paper measures it); C: the
+ * CPU's context switches a second (/proc/stat); P: the fixed period in
+ * force (0: adaptive). Exits 0, or 2 when a task could not enter its
+ * class (the error on stderr).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "ms_test.h"
+
+#define MS		1000000LL
+#define NTASKS		7
+
+struct shared {
+	volatile int phase;		/* 0 settle, 1 measure, 2 stop */
+	volatile int failed;
+	long long frames, late, tardy_ns;
+};
+
+static struct shared *sh;
+static int cpu;
+
+static void enter(struct sched_attr *a)
+{
+	cpu_set_t set;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	a->size = sizeof(*a);
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    syscall(SYS_sched_setattr, 0, a, 0)) {
+		fprintf(stderr, "bebs_periods: policy %u flags %llx: %s\n",
+			a->sched_policy, (unsigned long long)a->sched_ms_flags,
+			strerror(errno));
+		sh->failed = 1;
+		_exit(2);
+	}
+}
+
+/* Jobs of @run ns of CPU every @period ns; @count: note the frames. */
+static void __attribute__((noreturn))
+periodic(struct sched_attr *a, long long period, long long run, int count)
+{
+	long long next, end;
+
+	enter(a);
+	next = now_ns();
+	for (;;) {
+		sleep_until_ns(next);
+		next += period;
+		spin_cpu_ns(run);
+		end = now_ns();
+		if (count && sh->phase == 1) {
+			__atomic_add_fetch(&sh->frames, 1, __ATOMIC_RELAXED);
+			if (end > next) {
+				__atomic_add_fetch(&sh->late, 1, __ATOMIC_RELAXED);
+				__atomic_add_fetch(&sh->tardy_ns, end - next,
+						   __ATOMIC_RELAXED);
+			}
+		}
+	}
+}
+
+static pid_t start(int what)
+{
+	struct sched_attr a = { .sched_policy = SCHED_BEBS };
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	switch (what) {
+	case 0:
+	case 1:		/* real-time: 2 ms every 20 ms, 6 ms every 60 ms */
+		a.sched_ms_flags = MS_FLAG_BEBS_PERIODIC;
+		a.sched_runtime = (what ? 7 : 3) * MS;
+		a.sched_period = (what ? 60 : 20) * MS;
+		periodic(&a, a.sched_period, (what ? 6 : 2) * MS, 0);
+	case 2:		/* soft: 25 frames a second */
+		periodic(&a, 40 * MS, 4 * MS, 1);
+	case 3:		/* soft: 12.5 frames a second */
+		periodic(&a, 80 * MS, 8 * MS, 1);
+	default:	/* compute-bound */
+		enter(&a);
+		for (;;)
+			;
+	}
+}
+
+/* The system's context switches so far (/proc/stat's ctxt). */
+static long long ctxt(void)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "ctxt %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* The number in the file @path, or -1. */
+static long long sysctl_ll(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct sched_param sp = { .sched_priority = 99 };
+	long long t0, t1, x0, x1, period;
+	int secs = 6, opt, i, status, ret = 0;
+	pid_t pid[NTASKS];
+
+	while ((opt = getopt(argc, argv, "t:c:")) != -1) {
+		switch (opt) {
+		case 't': secs = atoi(optarg); break;
+		case 'c': cpu = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED || secs < 1)
+		return 2;
+	period = sysctl_ll("/proc/sys/kernel/sched_bebs_fixed_period_ns");
+	for (i = 0; i < NTASKS; i++)
+		pid[i] = start(i);
+	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		perror("bebs_periods: SCHED_FIFO 99");
+		return 2;
+	}
+	usleep(1000000);
+	x0 = ctxt();
+	t0 = now_ns();
+	sh->phase = 1;
+	usleep(secs * 1000000);
+	sh->phase = 2;
+	t1 = now_ns();
+	x1 = ctxt();
+	for (i = 0; i < NTASKS; i++)
+		kill(pid[i], SIGKILL);
+	for (i = 0; i < NTASKS; i++)
+		if (waitpid(pid[i], &status, 0) == pid[i] && WIFEXITED(status))
+			ret = 2;
+	if (sh->failed || ret) {
+		fprintf(stderr, "bebs_periods: a task could not enter its class\n");
+		return 2;
+	}
+	printf("frames %lld late %lld tardiness_us %lld ctxsw_per_s %lld period_ns %lld\n",
+	       sh->frames, sh->late,
+	       sh->frames ? sh->tardy_ns / sh->frames / 1000 : -1,
+	       (x1 - x0) * 1000000000LL / (t1 - t0), period);
+	return 0;
+}
