@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Figure 1 of the BEBS paper (tests/guest/bebs_starve.c), figures 6 and 7,
-# response times of an interactive and of a compute-bound task
+# Figure 1 of the BEBS paper (tests/guest/bebs_starve.c), figures 3-4,
+# fixed against adaptive periods (tests/guest/bebs_periods.c), figures 6
+# and 7, response times of an interactive and of a compute-bound task
 # (tests/guest/bebs_resp.c), and figure 9 (tests/guest/bebs_mix.c), BEBS
 # against mainline in the same boot, in rounds that interleave the
 # classes. Run in a
