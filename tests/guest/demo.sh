@@ -592,7 +592,7 @@ if has vtrr; then
 	echo " SCHED_VTRR: hackbench with all its tasks in SCHED_VTRR, share 1024; in the"
 	echo " latency row cyclictest's threads have share 100000 and the load share 1024."
 	echo " VTRR whole system: kernel.sched_normal_class=vtrr; cyclictest's thread and"
-	echo " the load run in VTRR with shares from nice.)"
+	echo " the load run in VTRR with shares from nice."
 else
 	echo " This kernel has no SCHED_VTRR: no VTRR rows."
 fi
