@@ -62,19 +62,6 @@ static void measure(pid_t *pid, int n, int secs, double *pct)
 		pct[i] = 100.0 * (cpu_ns(pid[i]) - before[i]) / (t1 - t0);
 }
 
-static long long read_ll(const char *path)
-{
-	long long v = -1;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 /* U_BE of @cpu in percent, as bebs.c computes it; -1 if unreadable. */
 static double u_be(int cpu)
 {
@@ -93,10 +80,10 @@ static double u_be(int cpu)
 	fclose(f);
 	snprintf(path, sizeof(path),
 		 "/sys/kernel/debug/sched/bebs_server/cpu%d/runtime", cpu);
-	rt = read_ll(path);
+	rt = file_ll(path);
 	snprintf(path, sizeof(path),
 		 "/sys/kernel/debug/sched/bebs_server/cpu%d/period", cpu);
-	per = read_ll(path);
+	per = file_ll(path);
 	if (used < 0 || rt < 0 || per <= 0)
 		return -1;
 	printf("bebs_behave: cpu%d admitted %.1f%%, of which the BEBS server %.1f%%\n",

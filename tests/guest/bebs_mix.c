@@ -45,7 +45,7 @@
 struct shared {
 	volatile int phase;		/* 0 settle, 1 measure, 2 stop */
 	volatile int failed;
-	long long frames, late;
+	struct ms_frames f;		/* the soft task's */
 };
 
 static struct shared *sh;
@@ -53,16 +53,7 @@ static int cpu, fifo;
 
 static void enter(struct sched_attr *a)
 {
-	cpu_set_t set;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	a->size = sizeof(*a);
-	if (sched_setaffinity(0, sizeof(set), &set) ||
-	    syscall(SYS_sched_setattr, 0, a, 0)) {
-		fprintf(stderr, "bebs_mix: policy %u: %s\n", a->sched_policy,
-			strerror(errno));
+	if (ms_enter_cpu(cpu, a, "bebs_mix")) {
 		sh->failed = 1;
 		_exit(2);
 	}
@@ -72,20 +63,8 @@ static void enter(struct sched_attr *a)
 static void __attribute__((noreturn))
 periodic(struct sched_attr *a, long long period, long long run, int count)
 {
-	long long next;
-
 	enter(a);
-	next = now_ns();
-	for (;;) {
-		sleep_until_ns(next);
-		next += period;
-		spin_cpu_ns(run);
-		if (count && sh->phase == 1) {
-			sh->frames++;
-			if (now_ns() > next)
-				sh->late++;
-		}
-	}
+	ms_frames_loop(period, run, count ? &sh->f : NULL, &sh->phase);
 }
 
 static pid_t start(int what)
@@ -174,7 +153,7 @@ int main(int argc, char **argv)
 	printf("mode %s hard_pct %.1f hard_missed %lld soft_frames %lld soft_late %lld greedy_pct %.1f\n",
 	       fifo ? "fifo" : "bebs",
 	       fifo ? -1.0 : 100.0 * (c1[0] - c0[0]) / (t1 - t0), m1 - m0,
-	       sh->frames, sh->late,
+	       sh->f.frames, sh->f.late,
 	       100.0 * (c1[2] - c0[2] + c1[3] - c0[3]) / (t1 - t0));
 	return 0;
 }

@@ -45,7 +45,7 @@
 struct shared {
 	volatile int phase;		/* 0 settle, 1 measure, 2 stop */
 	volatile int failed;
-	long long frames, late, tardy_ns;
+	struct ms_frames f;		/* the two soft tasks' */
 };
 
 static struct shared *sh;
@@ -53,17 +53,7 @@ static int cpu;
 
 static void enter(struct sched_attr *a)
 {
-	cpu_set_t set;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	a->size = sizeof(*a);
-	if (sched_setaffinity(0, sizeof(set), &set) ||
-	    syscall(SYS_sched_setattr, 0, a, 0)) {
-		fprintf(stderr, "bebs_periods: policy %u flags %llx: %s\n",
-			a->sched_policy, (unsigned long long)a->sched_ms_flags,
-			strerror(errno));
+	if (ms_enter_cpu(cpu, a, "bebs_periods")) {
 		sh->failed = 1;
 		_exit(2);
 	}
@@ -73,24 +63,8 @@ static void enter(struct sched_attr *a)
 static void __attribute__((noreturn))
 periodic(struct sched_attr *a, long long period, long long run, int count)
 {
-	long long next, end;
-
 	enter(a);
-	next = now_ns();
-	for (;;) {
-		sleep_until_ns(next);
-		next += period;
-		spin_cpu_ns(run);
-		end = now_ns();
-		if (count && sh->phase == 1) {
-			__atomic_add_fetch(&sh->frames, 1, __ATOMIC_RELAXED);
-			if (end > next) {
-				__atomic_add_fetch(&sh->late, 1, __ATOMIC_RELAXED);
-				__atomic_add_fetch(&sh->tardy_ns, end - next,
-						   __ATOMIC_RELAXED);
-			}
-		}
-	}
+	ms_frames_loop(period, run, count ? &sh->f : NULL, &sh->phase);
 }
 
 static pid_t start(int what)
@@ -134,20 +108,6 @@ static long long ctxt(void)
 	return v;
 }
 
-/* The number in the file @path, or -1. */
-static long long sysctl_ll(const char *path)
-{
-	long long v = -1;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { .sched_priority = 99 };
@@ -166,7 +126,7 @@ int main(int argc, char **argv)
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED || secs < 1)
 		return 2;
-	period = sysctl_ll("/proc/sys/kernel/sched_bebs_fixed_period_ns");
+	period = file_ll("/proc/sys/kernel/sched_bebs_fixed_period_ns");
 	for (i = 0; i < NTASKS; i++)
 		pid[i] = start(i);
 	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
@@ -191,8 +151,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("frames %lld late %lld tardiness_us %lld ctxsw_per_s %lld period_ns %lld\n",
-	       sh->frames, sh->late,
-	       sh->frames ? sh->tardy_ns / sh->frames / 1000 : -1,
+	       sh->f.frames, sh->f.late,
+	       sh->f.frames ? sh->f.tardy_ns / sh->f.frames / 1000 : -1,
 	       (x1 - x0) * 1000000000LL / (t1 - t0), period);
 	return 0;
 }

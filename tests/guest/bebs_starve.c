@@ -78,10 +78,8 @@ static const char *mode = "bebs";
 
 static void enter(void)
 {
-	struct sched_attr a = { .size = sizeof(a) };
-	cpu_set_t set;
+	struct sched_attr a = { };
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (!strcmp(mode, "bebs")) {
 		a.sched_policy = SCHED_BEBS;
 	} else {
@@ -91,12 +89,8 @@ static void enter(void)
 		if (!strcmp(mode, "dlr"))
 			a.sched_flags = SCHED_FLAG_RECLAIM;
 	}
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
 	/* the affinity first: SCHED_DEADLINE refuses a change of it */
-	if (sched_setaffinity(0, sizeof(set), &set) ||
-	    syscall(SYS_sched_setattr, 0, &a, 0)) {
-		fprintf(stderr, "bebs_starve: %s: %s\n", mode, strerror(errno));
+	if (ms_enter_cpu(cpu, &a, "bebs_starve")) {
 		sh->failed = 1;
 		_exit(2);
 	}

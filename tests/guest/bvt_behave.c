@@ -90,19 +90,6 @@ static int pin(pid_t pid, int cpu)
 	return sched_setaffinity(pid, sizeof(set), &set);
 }
 
-static long long read_ll(const char *path)
-{
-	long long v = -1;
-	FILE *f = fopen(path, "r");
-
-	if (f) {
-		if (fscanf(f, "%lld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 static int set_ll(const char *path, long long v)
 {
 	char s[32];
@@ -359,7 +346,7 @@ static int test_warpoff(void)
 
 static int csw_run(long long c, long long secs)
 {
-	long long c_old = read_ll(SYSCTL "sched_bvt_csw_allowance_ns");
+	long long c_old = file_ll(SYSCTL "sched_bvt_csw_allowance_ns");
 	unsigned long long cpu0;
 	int i, direct = 0, interrupted = 0, bound;
 	pid_t h1, h2;
@@ -423,7 +410,7 @@ static int median_ll(long long *v, int n)
 /* Delay from moving a spinner onto CPU 1 to its first run there, median. */
 static long long migrate_run(long long m)
 {
-	long long m_old = read_ll(SYSCTL "sched_bvt_migration_penalty_ns");
+	long long m_old = file_ll(SYSCTL "sched_bvt_migration_penalty_ns");
 	volatile long long *seen = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 					MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	long long d[7], t0;
@@ -503,7 +490,7 @@ static long long own_avt(void)
 /* Runs 200 us and sleeps 2 ms, 200 times, alone; prints "runs dA dcpu". */
 static int mcu_run(long long mcu, long long *da, long long *dcpu)
 {
-	long long mcu_old = read_ll(SYSCTL "sched_bvt_mcu_ns");
+	long long mcu_old = file_ll(SYSCTL "sched_bvt_mcu_ns");
 	int fd[2], i;
 	pid_t pid;
 
@@ -572,7 +559,7 @@ static int test_bemode(void)
 		char path[128];
 
 		snprintf(path, sizeof(path), SYSCTL "%s", knobs[i]);
-		old[i] = read_ll(path);
+		old[i] = file_ll(path);
 	}
 	if (set_ll(SYSCTL "sched_bvt_be_threshold_ns", 10 * MS) ||
 	    set_ll(SYSCTL "sched_bvt_be_warp_ns", 20 * MS))

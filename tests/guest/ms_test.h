@@ -89,6 +89,75 @@ static inline void sleep_until_ns(long long t)
 		;
 }
 
+/* The number the file @path holds (a sysctl), or -1. */
+static inline long long file_ll(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * A forked child of a figure's program: die with the parent, keep to
+ * @cpu and enter the class @a names (its size filled in). 0, or -1 with
+ * the error printed as @who's.
+ */
+static inline int ms_enter_cpu(int cpu, struct sched_attr *a, const char *who)
+{
+	cpu_set_t set;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	a->size = sizeof(*a);
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    syscall(SYS_sched_setattr, 0, a, 0)) {
+		fprintf(stderr, "%s: policy %u flags 0x%llx: %s\n", who,
+			a->sched_policy, (unsigned long long)a->sched_ms_flags,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* What a soft periodic task's frames did, in memory its parent shares. */
+struct ms_frames {
+	long long frames, late, tardy_ns;
+};
+
+/*
+ * A soft periodic task: a frame of @run ns of CPU every @period ns, due
+ * when the next begins. While *@measure is 1, each frame is counted in
+ * @f (if not NULL): late when it ends after its deadline, by how much.
+ */
+static inline void __attribute__((noreturn))
+ms_frames_loop(long long period, long long run, struct ms_frames *f,
+	       volatile int *measure)
+{
+	long long next = clock_ns(CLOCK_MONOTONIC), end;
+
+	for (;;) {
+		sleep_until_ns(next);
+		next += period;
+		spin_cpu_ns(run);
+		end = clock_ns(CLOCK_MONOTONIC);
+		if (!f || *measure != 1)
+			continue;
+		__atomic_add_fetch(&f->frames, 1, __ATOMIC_RELAXED);
+		if (end > next) {
+			__atomic_add_fetch(&f->late, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&f->tardy_ns, end - next,
+					   __ATOMIC_RELAXED);
+		}
+	}
+}
+
 /* qsort() order of long longs, ascending. */
 static inline int cmp_ll(const void *a, const void *b)
 {
