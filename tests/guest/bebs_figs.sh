@@ -18,8 +18,9 @@
 . "$(dirname "$0")/tap.sh"
 
 ROUNDS=3
-out=/tmp/bebs_figs
-: > $out
+# not $out or $rc: tap.sh's check and measure set those
+f67=/tmp/bebs_figs
+: > $f67
 
 # Figure 1: two equal shares; task 2 compute-bound, task 1 light for a
 # second and then compute-bound. BEBS (e_max 10 ms, so that the servers'
@@ -87,7 +88,7 @@ check "bebs: figure 1, kernel.sched_bebs_e_max_ns is back at its value after the
 	grep -qx "$emax" /proc/sys/kernel/sched_bebs_e_max_ns
 
 run() {
-	if ! $T/bebs_resp -t 2 "$@" >> $out; then
+	if ! $T/bebs_resp -t 2 "$@" >> $f67; then
 		echo "# bebs_resp $* failed"
 		setup_failed=1
 	fi
@@ -206,7 +207,7 @@ med() {
 				for (j = i + 1; j < c; j++)
 					if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
 			print v[int(c / 2)]
-		}' $out
+		}' $f67
 }
 echo "# figure 7: mean response (us) of the test task beside a hog and n real-time tasks, median of $ROUNDS rounds"
 echo "#   kind n bebs fifo dl"
@@ -223,7 +224,7 @@ for k in int poll; do
 		echo "#   $k $h $(med bebs $k 0 $h mean_us) $(med other $k 0 $h mean_us)"
 	done
 done
-sed 's/^/#   /' $out
+sed 's/^/#   /' $f67
 
 sumf() {
 	awk -v m=$1 -v f=$2 '
@@ -232,7 +233,7 @@ sumf() {
 				if ($i == f)
 					s += $(i + 1)
 		}
-		END { print s + 0 }' $out
+		END { print s + 0 }' $f67
 }
 
 # The paper's figure 7(b): under BEBS the interactive task "responds much
