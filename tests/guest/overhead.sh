@@ -14,7 +14,10 @@
 
 # 10000 threads and their stacks
 echo 30000 > /proc/sys/kernel/threads-max
-measure "vtrr: a decision with 10000 runnable tasks costs within 1.3x of one with 10 (pick_task_vtrr under function_graph, median of the best of 5 rounds; EEVDF beside it)" \
+# The limit, 2x, is what one kernel's ratio moves on this host from boot
+# to boot (0.94 and 1.60); a pick that walked the queue would be over 4x
+# (tests/guest/vtrr_overhead.c).
+measure "vtrr: a decision with 10000 runnable tasks costs within 2x of one with 10, as an O(1) pick does and one that walks the queue does not (pick_task_vtrr under function_graph, median of the best of 5 rounds; EEVDF beside it)" \
 	$T/vtrr_overhead 1 10 100 1000 10000
 check "vtrr: the quantum sysctl is back at 4 ms after the overhead run" \
 	grep -qx 4000000 /proc/sys/kernel/sched_vtrr_quantum_ns

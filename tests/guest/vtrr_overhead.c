@@ -34,8 +34,15 @@
  *	overhead <N> vtrr <median ns> <mean ns> <calls> fair <median ns> <mean ns> <calls>
  *
  * and exits 1 if VTRR's median at the last N is more than RATIO (default
- * 1.3) times its median at the second N given, which must be 2 or more
- * (the paper's flat curve), or if a measurement failed. With one task
+ * 2) times its median at the second N given, which must be 2 or more
+ * (the paper's flat curve), or if a measurement failed. The limit is
+ * what the host allows: one kernel measured 4.5 us at N = 10000 in one
+ * boot and 7.0 us in another an hour earlier (its N = 10 median 4.4 and
+ * 4.8 us), so the ratio moves by up to 1.6 with no change in the code,
+ * 10000 tasks' memory costing more or less of TCG's time. A pick that
+ * walked the queue would pass 10000 clients at a few ns each, over 20 us
+ * beside a 5 us decision, and still fail; an O(log N) pick does not
+ * show above the noise here (EEVDF's does not). With one task
  * EEVDF may not be asked to decide at all in a round: its row then reads
  * 0 calls.
  */
@@ -223,7 +230,7 @@ int main(int argc, char **argv)
 	struct result vtrr[MAX_N], fair[MAX_N], rv, rf;
 	int n[MAX_N], nr = 0, secs = 2, rounds = 5, opt, i, r, bad = 0;
 	char quantum[32] = "";
-	double ratio = 1.3;
+	double ratio = 2.0;
 	cpu_set_t set;
 	FILE *f;
 
