@@ -48,7 +48,6 @@
 
 #include "ms_test.h"
 
-#define TR		"/sys/kernel/tracing/"
 #define SYSCTL		"/proc/sys/kernel/"
 #define MS		1000000LL
 #define CPU		1
@@ -159,42 +158,6 @@ static pid_t periodic(long long period_ns, long long run_ns, int secs,
 	_exit(0);
 }
 
-/* tracefs as it was before the first trace_on(), put back by trace_read() */
-static char saved_on[16], saved_kb[32];
-
-static void read_str(const char *path, char *buf, int len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (f) {
-		if (!fgets(buf, len, f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-}
-
-static void trace_on(const char *events)
-{
-	char path[128], buf[256], *e, *save;
-
-	if (!saved_on[0]) {
-		read_str(TR "tracing_on", saved_on, sizeof(saved_on));
-		read_str(TR "buffer_size_kb", saved_kb, sizeof(saved_kb));
-	}
-	write_file(TR "tracing_on", "0");
-	write_file(TR "events/enable", "0");
-	write_file(TR "trace", "");
-	write_file(TR "buffer_size_kb", "8192");
-	snprintf(buf, sizeof(buf), "%s", events);
-	for (e = strtok_r(buf, " ", &save); e; e = strtok_r(NULL, " ", &save)) {
-		snprintf(path, sizeof(path), TR "events/%s/enable", e);
-		if (write_file(path, "1"))
-			fprintf(stderr, "bvt_behave: cannot enable %s\n", e);
-	}
-	write_file(TR "tracing_on", "1");
-}
-
 /* Stop tracing and parse bvt_warp and sched_switch events into evs[]. */
 static void trace_read(void)
 {
@@ -202,10 +165,9 @@ static void trace_read(void)
 	double ts;
 	FILE *f;
 
-	write_file(TR "tracing_on", "0");
-	write_file(TR "events/enable", "0");
+	ms_trace_stop();
 	nev = 0;
-	f = fopen(TR "trace", "r");
+	f = fopen(MS_TRACE "trace", "r");
 	while (f && nev < MAX_EV && fgets(line, sizeof(line), f)) {
 		struct ev *ev = &evs[nev];
 
@@ -240,11 +202,7 @@ static void trace_read(void)
 	}
 	if (f)
 		fclose(f);
-	write_file(TR "trace", "");
-	if (saved_kb[0])
-		write_file(TR "buffer_size_kb", saved_kb);
-	if (saved_on[0])
-		write_file(TR "tracing_on", saved_on);
+	ms_trace_restore();
 }
 
 /* Allowed warps of @pid: count, and the smallest gap between two. */
@@ -279,7 +237,7 @@ static int unwarp_run(long long u, int *n, long long *gap)
 
 	if (h < 0)
 		return 2;
-	trace_on("multisched/bvt_warp");
+	ms_trace_start("multisched/bvt_warp");
 	t = periodic(2 * MS, MS / 10, 2, 1024, 50 * MS, 5 * MS, u, 0);
 	waitpid(t, NULL, 0);
 	trace_read();
@@ -319,7 +277,7 @@ static int test_warpoff(void)
 		h = hog(CPU, 1024);
 		if (h < 0)
 			return 2;
-		trace_on("multisched/bvt_warp");
+		ms_trace_start("multisched/bvt_warp");
 		t = periodic(10 * MS, MS / 10, 1, 1024, 50 * MS, 5 * MS, 0,
 			     off ? MS_FLAG_WARP_OFF : 0);
 		usleep(300000);
@@ -358,11 +316,11 @@ static int csw_run(long long c, long long secs)
 	if (h1 < 0 || h2 < 0)
 		return 2;
 	usleep(200000);
-	trace_on("sched/sched_switch");
+	ms_trace_start("sched/sched_switch");
 	cpu0 = cpu_ns(h1) + cpu_ns(h2);
 	usleep(secs * 1000000);
 	/* the hogs' CPU time over the traced window, not while it is read */
-	write_file(TR "tracing_on", "0");
+	write_file(MS_TRACE "tracing_on", "0");
 	cpu0 = cpu_ns(h1) + cpu_ns(h2) - cpu0;
 	trace_read();
 	reap(h1);
@@ -570,7 +528,7 @@ static int test_bemode(void)
 			h = hog(CPU, 1024);
 			if (h < 0)
 				return 2;
-			trace_on("multisched/bvt_warp");
+			ms_trace_start("multisched/bvt_warp");
 			t = periodic(10 * MS, MS / 10, 1, 1024, warp[w], 5 * MS, 0, 0);
 			waitpid(t, NULL, 0);
 			trace_read();

@@ -288,4 +288,103 @@ ms_bvt_hog(int fd, int cpu, unsigned int weight, unsigned int flags,
 	ms_hog(fd, cpu, SCHED_BVT, weight, flags, who);
 }
 
+/*
+ * tracefs for a test: ms_trace_start() clears the buffer and enables the
+ * space-separated @events ("sched/sched_switch ..."); ms_trace_stop()
+ * stops tracing, disables every event and puts back tracing_on and the
+ * buffer size as they were before the first ms_trace_start(). The
+ * caller reads MS_TRACE "trace" in between, or after the stop.
+ */
+#define MS_TRACE	"/sys/kernel/tracing/"
+
+static char ms_trace_saved_on[16], ms_trace_saved_kb[32];
+
+static inline void ms_read_str(const char *path, char *buf, int len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, len, f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+}
+
+/* 0, or -1 when an event could not be enabled (named on stderr) */
+static inline int ms_trace_start(const char *events)
+{
+	char path[128], buf[256], *e, *save;
+	int ret = 0;
+
+	if (!ms_trace_saved_on[0]) {
+		ms_read_str(MS_TRACE "tracing_on", ms_trace_saved_on,
+			    sizeof(ms_trace_saved_on));
+		ms_read_str(MS_TRACE "buffer_size_kb", ms_trace_saved_kb,
+			    sizeof(ms_trace_saved_kb));
+	}
+	write_file(MS_TRACE "tracing_on", "0");
+	write_file(MS_TRACE "events/enable", "0");
+	write_file(MS_TRACE "trace", "");
+	write_file(MS_TRACE "buffer_size_kb", "8192");
+	snprintf(buf, sizeof(buf), "%s", events);
+	for (e = strtok_r(buf, " ", &save); e; e = strtok_r(NULL, " ", &save)) {
+		snprintf(path, sizeof(path), MS_TRACE "events/%s/enable", e);
+		if (write_file(path, "1")) {
+			fprintf(stderr, "cannot enable the trace event %s\n", e);
+			ret = -1;
+		}
+	}
+	write_file(MS_TRACE "tracing_on", "1");
+	return ret;
+}
+
+static inline void ms_trace_stop(void)
+{
+	write_file(MS_TRACE "tracing_on", "0");
+	write_file(MS_TRACE "events/enable", "0");
+}
+
+/* Empty the buffer and put tracefs back as it was. */
+static inline void ms_trace_restore(void)
+{
+	write_file(MS_TRACE "trace", "");
+	if (ms_trace_saved_kb[0])
+		write_file(MS_TRACE "buffer_size_kb", ms_trace_saved_kb);
+	if (ms_trace_saved_on[0])
+		write_file(MS_TRACE "tracing_on", ms_trace_saved_on);
+}
+
+/*
+ * A trace line's timestamp, in ns, and (in @name) the event's name: the
+ * last field before ": name: " ("... 123.456789: sched_switch: ...").
+ * Returns the text after the name, or NULL for a line of no event.
+ */
+static inline char *ms_trace_event(char *line, long long *ts, char *name,
+				   int len)
+{
+	char *colon, *sp, *ev;
+	double t;
+
+	if (line[0] == '#')
+		return NULL;
+	/* "<ts>: <event>: <fields>": the first ": " after the flags */
+	for (colon = strstr(line, ": "); colon; colon = strstr(colon + 1, ": ")) {
+		*colon = '\0';
+		sp = strrchr(line, ' ');
+		if (sp && sscanf(sp + 1, "%lf", &t) == 1 && strchr(sp + 1, '.')) {
+			ev = colon + 2;
+			sp = strstr(ev, ": ");
+			if (!sp)
+				return NULL;
+			*sp = '\0';
+			snprintf(name, len, "%s", ev);
+			*ts = (long long)(t * 1e9 + 0.5);
+			return sp + 2;
+		}
+		*colon = ':';
+	}
+	return NULL;
+}
+
 #endif /* MS_TEST_H */
