@@ -57,10 +57,18 @@
  * fixed periods (figures 3 and 4), kernel.sched_bebs_fixed_period_ns
  * fixes p for every best-effort server instead, and b = u p.
  *
- * SMP: each CPU schedules its own servers; tasks move between CPUs by the
- * weight balancer BVT and VTRR use (multisched.c), which evens out L, and
- * a server's times are absolute, so it moves without change. What remains
- * is per-CPU: the share of U_BE on the CPU the task is on.
+ * A server woken or released with an earlier deadline than the running
+ * one preempts it, at once, or, between best-effort servers on a CPU
+ * without periodic tasks or reservations, once the running one has had
+ * an EEVDF base slice since it was picked (bebs_keep()): their deadlines
+ * are soft, and a preemption per wakeup is what made hackbench's tasks
+ * switch four times as often as under EEVDF.
+ *
+ * SMP: each CPU schedules its own servers. A waking task goes to an idle
+ * CPU or stays where it ran; the weight balancer BVT and VTRR use
+ * (multisched.c) evens out L by pushes and pulls, and places new tasks.
+ * A server's times are absolute, so it moves without change. What
+ * remains is per-CPU: the share of U_BE on the CPU the task is on.
  *
  * Periodic real-time tasks (MS_FLAG_BEBS_PERIODIC, section 5): a budget
  * C (sched_runtime) every period T (sched_period), each job due D after
@@ -671,12 +679,44 @@ static void bebs_reclaim_slack(struct bebs_rq *brq, u64 now)
  * The class.
  */
 
+/*
+ * How much longer the running best-effort server of @curr keeps the CPU
+ * against @se, a best-effort server with an earlier deadline that was
+ * woken or released: the rest of one EEVDF base slice
+ * (sysctl_sched_base_slice) since @curr was picked, as RUN_TO_PARITY
+ * lets an EEVDF task run its slice; 0 when @se preempts it now. Only
+ * between best-effort servers, whose deadlines are their own soft
+ * targets, and only on a CPU without periodic tasks or reservations,
+ * whose guarantees rest on strict EDF: there every earlier deadline
+ * preempts at once.
+ */
+static u64 bebs_keep(struct rq *rq, struct task_struct *curr,
+		     struct sched_bebs_entity *se)
+{
+	u64 slice = READ_ONCE(sysctl_sched_base_slice), ran;
+
+	if (se->periodic || bebs_se(curr)->periodic ||
+	    bebs_rq_of(rq)->nr_periodic || ms_cpu_reserved(cpu_of(rq)))
+		return 0;
+	ran = curr->se.sum_exec_runtime - curr->se.prev_sum_exec_runtime;
+	return ran < slice ? slice - ran : 0;
+}
+
+/*
+ * Arm the budget timer for what is left of @se's budget, or for the end
+ * of its slice if a server with an earlier deadline waits for it.
+ */
 static void bebs_arm_budget(struct rq *rq, struct sched_bebs_entity *se)
 {
+	struct sched_bebs_entity *first = bebs_first(&bebs_rq_of(rq)->ready);
+	s64 when;
+
 	if (se->state != BEBS_EXECUTING || !se->on_rq)
 		return;
-	hrtimer_start(&bebs_rq_of(rq)->budget_timer,
-		      ns_to_ktime(max_t(s64, se->left, 0)),
+	when = max_t(s64, se->left, 0);
+	if (first && first != se && ms_before(first->deadline, se->deadline))
+		when = min_t(s64, when, bebs_keep(rq, bebs_task_of(se), first));
+	hrtimer_start(&bebs_rq_of(rq)->budget_timer, ns_to_ktime(when),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
@@ -704,15 +744,17 @@ static void update_curr_bebs(struct rq *rq)
 }
 
 /*
- * Ends the running server's budget to the accuracy of the hrtimer. The
- * budget is charged in task time, which leaves out interrupts, so the
- * timer may fire before it is used up: then it is armed again for what
- * is left.
+ * Ends the running server's budget to the accuracy of the hrtimer, or
+ * its slice when a server with an earlier deadline waits (bebs_keep()).
+ * The budget is charged in task time, which leaves out interrupts, so
+ * the timer may fire before it is used up: then it is armed again for
+ * what is left.
  */
 static enum hrtimer_restart bebs_budget_timer(struct hrtimer *timer)
 {
 	struct bebs_rq *brq = container_of(timer, struct bebs_rq, budget_timer);
 	struct rq *rq = brq->rq;
+	struct sched_bebs_entity *cse, *first;
 	struct task_struct *curr;
 	struct rq_flags rf;
 
@@ -720,13 +762,27 @@ static enum hrtimer_restart bebs_budget_timer(struct hrtimer *timer)
 	update_rq_clock(rq);
 	update_curr_bebs(rq);
 	curr = ms_rq_curr(rq);
-	if (curr->sched_class == &bebs_sched_class)
-		bebs_arm_budget(rq, bebs_se(curr));
+	if (curr->sched_class == &bebs_sched_class) {
+		cse = bebs_se(curr);
+		first = bebs_first(&brq->ready);
+		if (cse->state == BEBS_EXECUTING && cse->on_rq && first &&
+		    first != cse && ms_before(first->deadline, cse->deadline) &&
+		    !bebs_keep(rq, curr, first))
+			resched_curr(rq);
+		else
+			bebs_arm_budget(rq, cse);
+	}
 	rq_unlock(rq, &rf);
 	return HRTIMER_NORESTART;
 }
 
-/* Would @se, just released or woken, preempt what @rq runs? */
+/*
+ * Would @se, just released or woken, preempt what @rq runs? EDF: it does
+ * if its deadline is earlier, at once or, between best-effort servers,
+ * at the end of the running one's slice (bebs_keep()). The rq clock is
+ * up to date: the callers are the wakeup path, an enqueue, and the
+ * release timer.
+ */
 static void bebs_check_preempt(struct rq *rq, struct sched_bebs_entity *se)
 {
 	struct task_struct *curr = ms_rq_curr(rq);
@@ -734,11 +790,23 @@ static void bebs_check_preempt(struct rq *rq, struct sched_bebs_entity *se)
 
 	if (se->state != BEBS_EXECUTING)
 		return;
-	if (sched_class_above(&bebs_sched_class, curr->sched_class) ||
-	    (curr->sched_class == &bebs_sched_class &&
-	     (cse->state != BEBS_EXECUTING || !cse->on_rq ||
-	      ms_before(se->deadline, cse->deadline))))
+	if (sched_class_above(&bebs_sched_class, curr->sched_class)) {
 		resched_curr(rq);
+		return;
+	}
+	if (curr->sched_class != &bebs_sched_class)
+		return;
+	if (cse->state == BEBS_EXECUTING && cse->on_rq) {
+		if (!ms_before(se->deadline, cse->deadline))
+			return;
+		/* what it ran so far, and whether that used up its budget */
+		update_curr_bebs(rq);
+		if (cse->state == BEBS_EXECUTING && bebs_keep(rq, curr, se)) {
+			bebs_arm_budget(rq, cse);
+			return;
+		}
+	}
+	resched_curr(rq);
 }
 
 static enum hrtimer_restart bebs_release_timer(struct hrtimer *timer)
@@ -947,6 +1015,8 @@ static void put_prev_task_bebs(struct rq *rq, struct task_struct *p,
 static void set_next_task_bebs(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq_clock_task(rq);
+	/* where its slice starts, for bebs_keep() */
+	p->se.prev_sum_exec_runtime = p->se.sum_exec_runtime;
 	bebs_arm_budget(rq, bebs_se(p));
 	if (first)
 		ms_queue_push(&bebs_balancer, rq);
@@ -1014,17 +1084,26 @@ static void prio_changed_bebs(struct rq *rq, struct task_struct *p, int oldprio)
 }
 
 /*
- * A periodic task keeps the CPU its reservation is on; the others are
- * placed by weight (ms_select_task_rq()).
+ * A periodic task keeps the CPU its reservation is on. A waking
+ * best-effort task goes to an idle CPU, the one it last ran on first,
+ * and otherwise stays there, where its cache is: the balancer's pushes
+ * (every 20 ms) and pulls (when a CPU runs out of BEBS tasks) even out
+ * L, as fair leaves most of its balancing to the load balancer rather
+ * than to wakeups. A new task is placed by weight (ms_select_task_rq()).
  */
 static int select_task_rq_bebs_any(struct task_struct *p, int cpu, int flags)
 {
-	int resv = READ_ONCE(p->ms.run.resv_cpu);
+	int resv = READ_ONCE(p->ms.run.resv_cpu), i;
 
 	if (READ_ONCE(p->ms.run.resv_bw) && cpu_active(resv) &&
 	    cpumask_test_cpu(resv, p->cpus_ptr))
 		return resv;
-	return select_task_rq_bebs(p, cpu, flags);
+	if (!(flags & WF_TTWU) || p->nr_cpus_allowed == 1)
+		return select_task_rq_bebs(p, cpu, flags);
+	for_each_cpu_wrap(i, p->cpus_ptr, cpu)
+		if (cpu_active(i) && available_idle_cpu(i))
+			return i;
+	return cpu;
 }
 
 /* Only a cpuset change moves a periodic task: its reservation follows. */

@@ -571,6 +571,17 @@ u64 ms_bw_used(int cpu)
 	return ms_bw_dl(cpu) + READ_ONCE(per_cpu(ms_bw, cpu).used);
 }
 
+/*
+ * Does a class hold reservations on @cpu (BEBS periodic tasks, RBS)?
+ * Read without @ms_bw's lock, for a scheduling decision on the CPU: an
+ * admission racing with it is seen at the next decision, and the task
+ * admitted has yet to be queued there.
+ */
+bool ms_cpu_reserved(int cpu)
+{
+	return READ_ONCE(per_cpu(ms_bw, cpu).used) != 0;
+}
+
 /**
  * ms_bw_admit - change a reservation on @cpu from @old_bw to @new_bw
  * @cpu:	the CPU the reservation is on
