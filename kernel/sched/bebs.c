@@ -471,12 +471,14 @@ static void bebs_miss(struct sched_bebs_entity *se, u64 now,
 /*
  * U_BE: the CPU's bandwidth less what is admitted on it, DL tasks and
  * the class servers, but not BEBS's own server, whose bandwidth serves
- * these very tasks. Read at the tick, not at every release: it takes the
- * root domain's dl_bw lock.
+ * these very tasks. Read at the tick and when a periodic task arrives,
+ * not at every release (it divides), and without the root domain's
+ * dl_bw lock, which every CPU's tick would otherwise take: an admission
+ * elsewhere is seen at the next tick.
  */
 static void bebs_update_u_be(struct bebs_rq *brq)
 {
-	u64 used = ms_bw_used(cpu_of(brq->rq));
+	u64 used = ms_bw_used_hint(cpu_of(brq->rq));
 
 	used -= min(used, brq->server.dl_bw);
 	brq->u_be = BW_UNIT - min(used, BW_UNIT);

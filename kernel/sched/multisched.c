@@ -572,6 +572,23 @@ u64 ms_bw_used(int cpu)
 }
 
 /*
+ * ms_bw_used() without the locks, for a CPU's own tick, which should not
+ * take a lock every CPU of the root domain shares: the root domain's
+ * total_bw and the CPU's reservations as last written, a word each, so
+ * the reading may be a moment old but is never torn. Under @cpu's rq
+ * lock, which keeps cpu_rq(@cpu)->rd.
+ */
+u64 ms_bw_used_hint(int cpu)
+{
+	struct root_domain *rd = cpu_rq(cpu)->rd;
+	unsigned int cpus = cpumask_weight_and(rd->span, cpu_active_mask);
+	u64 bw = cpus ? div_u64(READ_ONCE(rd->dl_bw.total_bw), cpus) : 0;
+
+	lockdep_assert_rq_held(cpu_rq(cpu));
+	return bw + READ_ONCE(per_cpu(ms_bw, cpu).used);
+}
+
+/*
  * Does a class hold reservations on @cpu (BEBS periodic tasks, RBS)?
  * Read without @ms_bw's lock, for a scheduling decision on the CPU: an
  * admission racing with it is seen at the next decision, and the task

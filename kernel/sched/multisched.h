@@ -283,6 +283,7 @@ extern const struct ms_class ms_vtrr_class;
 bool ms_period_valid(u64 runtime, u64 period);
 u64 ms_bw_limit(void);
 u64 ms_bw_used(int cpu);
+u64 ms_bw_used_hint(int cpu);
 bool ms_cpu_reserved(int cpu);
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw);
 bool ms_below_runnable(struct rq *rq, const struct sched_class *class);

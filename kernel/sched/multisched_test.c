@@ -264,10 +264,18 @@ static void ms_test_bw_fits(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ms_bw_fits(U64_MAX, 1, limit));
 }
 
+/* ms_bw_used_hint(), under the rq lock it asks for */
+static u64 ms_test_bw_hint(int cpu)
+{
+	guard(rq_lock_irqsave)(cpu_rq(cpu));
+	return ms_bw_used_hint(cpu);
+}
+
 /*
- * ms_bw_admit() on a real CPU: what it admits shows in ms_bw_used(), it
- * refuses what would pass the limit, or leave less than asked free, and
- * a release gives the room back.
+ * ms_bw_admit() on a real CPU: what it admits shows in ms_bw_used() and
+ * in its lockless ms_bw_used_hint(), it refuses what would pass the
+ * limit, or leave less than asked free, and a release gives the room
+ * back.
  */
 static void ms_test_bw_admit(struct kunit *test)
 {
@@ -276,8 +284,10 @@ static void ms_test_bw_admit(struct kunit *test)
 	u64 tenth = BW_UNIT / 10;
 
 	KUNIT_ASSERT_LE(test, before + 2 * tenth, limit);
+	KUNIT_EXPECT_EQ(test, ms_test_bw_hint(cpu), before);
 	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, 0, tenth, 0), 0);
 	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), before + tenth);
+	KUNIT_EXPECT_EQ(test, ms_test_bw_hint(cpu), before + tenth);
 	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, tenth, limit - before + 1, 0),
 			-EBUSY);
 	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), before + tenth);
@@ -291,6 +301,7 @@ static void ms_test_bw_admit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), limit);
 	KUNIT_EXPECT_EQ(test, ms_bw_admit(cpu, limit - before, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, ms_bw_used(cpu), before);
+	KUNIT_EXPECT_EQ(test, ms_test_bw_hint(cpu), before);
 }
 
 /*
