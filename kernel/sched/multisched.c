@@ -540,14 +540,20 @@ u64 ms_bw_limit(void)
  * root domain's total_bw, which holds the DL tasks', and the servers of
  * the root domain's CPUs, fair's and the classes' (kept there across
  * rebuilds of the root domains: dl_clear_root_domain(),
- * ms_servers_restore_root()). Under @rd's dl_bw lock.
+ * ms_servers_restore_root()), given as @total_bw.
  */
-static u64 __ms_bw_dl(struct root_domain *rd)
+static u64 ms_bw_dl_share(struct root_domain *rd, u64 total_bw)
 {
 	unsigned int cpus = cpumask_weight_and(rd->span, cpu_active_mask);
 
+	return cpus ? div_u64(total_bw, cpus) : 0;
+}
+
+/* The same, read under @rd's dl_bw lock. */
+static u64 __ms_bw_dl(struct root_domain *rd)
+{
 	lockdep_assert_held(&rd->dl_bw.lock);
-	return cpus ? div_u64(rd->dl_bw.total_bw, cpus) : 0;
+	return ms_bw_dl_share(rd, rd->dl_bw.total_bw);
 }
 
 static u64 ms_bw_dl(int cpu)
@@ -581,11 +587,10 @@ u64 ms_bw_used(int cpu)
 u64 ms_bw_used_hint(int cpu)
 {
 	struct root_domain *rd = cpu_rq(cpu)->rd;
-	unsigned int cpus = cpumask_weight_and(rd->span, cpu_active_mask);
-	u64 bw = cpus ? div_u64(READ_ONCE(rd->dl_bw.total_bw), cpus) : 0;
 
 	lockdep_assert_rq_held(cpu_rq(cpu));
-	return bw + READ_ONCE(per_cpu(ms_bw, cpu).used);
+	return ms_bw_dl_share(rd, READ_ONCE(rd->dl_bw.total_bw)) +
+	       READ_ONCE(per_cpu(ms_bw, cpu).used);
 }
 
 /*
