@@ -75,10 +75,11 @@
  * its release (sched_deadline, 0 for T). They run in the same EDF with
  * the best-effort servers, as servers of fixed b = C and p = T, with the
  * same wakeup rule, whose deadline is r + D. Their bandwidth C / D is
- * admitted on the task's CPU (ms_admit(), when the task enters or
- * changes; EBUSY when the CPU's admitted bandwidth and U_BE,min would
- * pass sched_rt_runtime_us/sched_rt_period_us), which lowers U_BE for
- * the best-effort servers there; the task then stays on that CPU. A job
+ * admitted on one CPU (ms_admit(): first-fit over the task's affinity
+ * when it enters, on its CPU when it changes; EBUSY when the CPU's
+ * admitted bandwidth and U_BE,min would pass sched_rt_runtime_us /
+ * sched_rt_period_us), which lowers U_BE for the best-effort servers
+ * there; the task moves there (ms_place()) and stays. A job
  * that uses its budget is throttled to its next period, never released
  * by slack, and counted as a miss, as is one that ends after its
  * deadline. A periodic task's child is best-effort.
@@ -1255,6 +1256,8 @@ static void bebs_proc_show(struct task_struct *p, struct seq_file *m)
 	ms_proc_u64(m, "ms.bebs.reserved_ppm",
 		    DIV_ROUND_UP_ULL(READ_ONCE(p->ms.run.resv_bw) * 1000000ULL,
 				     BW_UNIT));
+	ms_proc_s64(m, "ms.bebs.reserved_cpu", READ_ONCE(p->ms.run.resv_bw) ?
+		    READ_ONCE(p->ms.run.resv_cpu) : -1);
 }
 
 const struct ms_class ms_bebs_class = {

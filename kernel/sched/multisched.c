@@ -31,6 +31,7 @@
 #include <linux/mmu_context.h>
 #include <linux/sysctl.h>
 #include <linux/seq_file.h>
+#include <linux/stop_machine.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 
@@ -717,20 +718,22 @@ u64 ms_bw_reserved(struct dl_bw *dl_b)
  * @attr:	the request
  *
  * From __sched_setscheduler(), after SCHED_DEADLINE's admission and
- * before anything changes; nothing fails after it. The reservation is
- * admitted on the CPU the task is on, or changed on the one it holds
- * (ms_bw_admit()), and the class keeps the task there. A sleeping task
- * whose affinity no longer has the CPU it last ran on is admitted on the
- * first CPU of its affinity, where it will wake.
+ * before anything changes; nothing fails after it. A reservation that
+ * @p holds is changed on its CPU (ms_bw_admit()). A new one is placed
+ * first-fit: on the first CPU, in CPU order, of @p's affinity that is
+ * active and has room for it, which packs reservations onto the low CPUs
+ * and leaves whole CPUs free for a large one. The class keeps the task
+ * on that CPU from its next wakeup; ms_place() moves a queued task there
+ * once the locks are dropped.
  *
- * Return: 0, or -EBUSY.
+ * Return: 0, or -EBUSY when no CPU has room.
  */
 int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 {
 	struct sched_ms_run *run = &p->ms.run;
 	const struct ms_class *c;
-	u64 new_bw = 0;
-	int cpu, ret;
+	u64 new_bw = 0, free_bw;
+	int cpu, ret = -EBUSY;
 
 	if (attr->sched_flags & SCHED_FLAG_KEEP_PARAMS)
 		return 0;
@@ -739,21 +742,81 @@ int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 		new_bw = c->bandwidth(attr);
 	if (new_bw == run->resv_bw)
 		return 0;
-	cpu = run->resv_bw ? run->resv_cpu : task_cpu(p);
-	if (!run->resv_bw && (!cpumask_test_cpu(cpu, p->cpus_ptr) ||
-			      !cpu_active(cpu))) {
-		cpu = cpumask_first_and(p->cpus_ptr, cpu_active_mask);
-		if (cpu >= nr_cpu_ids)
-			return -EBUSY;
+	free_bw = c && c->bw_free ? c->bw_free() : 0;
+	if (run->resv_bw) {
+		cpu = run->resv_cpu;
+		ret = ms_bw_admit(cpu, run->resv_bw, new_bw, free_bw);
+	} else {
+		for_each_cpu_and(cpu, p->cpus_ptr, cpu_active_mask) {
+			ret = ms_bw_admit(cpu, 0, new_bw, free_bw);
+			if (!ret)
+				break;
+		}
 	}
-	ret = ms_bw_admit(cpu, run->resv_bw, new_bw,
-			  c && c->bw_free ? c->bw_free() : 0);
 	if (ret)
 		return ret;
 	WRITE_ONCE(run->resv_cpu, cpu);
 	WRITE_ONCE(run->resv_bw, new_bw);
 	return 0;
 }
+
+#ifdef CONFIG_SMP
+/*
+ * The stopper of the CPU @arg was queued on, which has preempted it: move
+ * it, if it is still queued here, to the CPU of its reservation.
+ */
+static int ms_place_stop(void *arg)
+{
+	struct task_struct *p = arg;
+	struct rq *rq = this_rq(), *dst;
+	int cpu;
+
+	raw_spin_lock_irq(&p->pi_lock);
+	cpu = READ_ONCE(p->ms.run.resv_cpu);
+	if (!READ_ONCE(p->ms.run.resv_bw) || cpu == cpu_of(rq))
+		goto out;
+	dst = cpu_rq(cpu);
+	double_rq_lock(rq, dst);
+	if (task_rq(p) == rq && task_on_rq_queued(p) &&
+	    !task_on_cpu(rq, p) && !is_migration_disabled(p) &&
+	    cpumask_test_cpu(cpu, p->cpus_ptr) && cpu_active(cpu)) {
+		deactivate_task(rq, p, 0);
+		set_task_cpu(p, cpu);
+		activate_task(dst, p, 0);
+		wakeup_preempt(dst, p, 0);
+	}
+	double_rq_unlock(rq, dst);
+out:
+	raw_spin_unlock_irq(&p->pi_lock);
+	return 0;
+}
+
+/**
+ * ms_place - move @p to the CPU its reservation was admitted on
+ * @p:		the task, referenced by the caller
+ *
+ * From __sched_setscheduler() once it has dropped its locks, where it may
+ * sleep (not from normalize_rt_tasks(), which holds tasklist_lock; it
+ * releases every reservation, so there is nothing to move). A sleeping
+ * task goes there at its wakeup (the classes' ->select_task_rq()); a
+ * queued one is moved now by the stopper of its CPU, which takes it off
+ * the CPU if it runs, as a change of affinity would. A task that runs
+ * with migration disabled moves at its next wakeup.
+ */
+void ms_place(struct task_struct *p)
+{
+	int cpu = READ_ONCE(p->ms.run.resv_cpu);
+
+	if (!READ_ONCE(p->ms.run.resv_bw) || task_cpu(p) == cpu ||
+	    !task_on_rq_queued(p))
+		return;
+	stop_one_cpu(task_cpu(p), ms_place_stop, p);
+}
+#else
+void ms_place(struct task_struct *p)
+{
+}
+#endif /* CONFIG_SMP */
 
 /* @p is dead, or left for good: release what it holds. */
 void ms_release(struct task_struct *p)

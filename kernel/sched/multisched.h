@@ -288,6 +288,7 @@ bool ms_cpu_reserved(int cpu);
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw);
 bool ms_below_runnable(struct rq *rq, const struct sched_class *class);
 int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr);
+void ms_place(struct task_struct *p);
 void ms_release(struct task_struct *p);
 void ms_migrate_reservation(struct task_struct *p, int cpu);
 int ms_check_affinity(struct task_struct *p, const struct cpumask *mask);
@@ -361,6 +362,8 @@ static inline int ms_admit(struct task_struct *p, int policy,
 {
 	return 0;
 }
+
+static inline void ms_place(struct task_struct *p) { }
 
 static inline int ms_check_affinity(struct task_struct *p,
 				    const struct cpumask *mask)

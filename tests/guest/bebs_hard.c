@@ -13,6 +13,12 @@
  *   CPU offline refused), its child is best-effort, and SCHED_DEADLINE's
  *   admission counts the reservation.
  *
+ * place (run by admit, after it): a new reservation is placed first-fit,
+ *   on the first CPU of the task's affinity with room, and the task goes
+ *   there: a running one (moved by its CPU's stopper), one that makes
+ *   itself periodic, and a sleeping one; a reservation no CPU of the
+ *   affinity has room for is EBUSY and changes nothing.
+ *
  * jobs: a periodic task, 3 ms of work every 10 ms (budget 4 ms), beside
  *   two BEBS hogs and a SCHED_OTHER hog on CPU, for 300 jobs: each job's
  *   response time (release to completion) against its deadline, the
@@ -260,6 +266,120 @@ static void test_admit(void)
 	      now, base);
 }
 
+/* The CPU @pid last ran on (field 39 of /proc/PID/stat), or -1. */
+static int stat_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int field, c = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	for (field = 2; p && field < 39; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%d", &c) != 1)
+		c = -1;
+	fclose(f);
+	return c;
+}
+
+/*
+ * First-fit placement. Reservations may take 70% of a CPU here (the 95%
+ * limit less the class servers' 20% and U_BE,min's 5%: test_admit()), so
+ * with 50% held on cpu0 a reservation of 25% or 30% fits only on cpu1
+ * and one of 10% fits on cpu0.
+ */
+static void test_place(void)
+{
+	long long b0 = used_ppm(0), b1 = used_ppm(1);
+	int e, c0, c1, status;
+	pid_t hold, spin, self, sl, x;
+
+	hold = sleeper();
+	pin(hold, 0, -1);
+	e = periodic(hold, 5 * MS, 0, 10 * MS);
+	CHECK(!e && near(used_ppm(0), b0 + 500000),
+	      "place: 5 ms every 10 ms admitted on cpu0, where its task is pinned: %s",
+	      strerror(e));
+
+	/* A SCHED_FIFO spinner stays on cpu0: RT pulls no running task. */
+	spin = fork();
+	if (!spin) {
+		struct sched_param sp = { .sched_priority = 1 };
+
+		pin(0, 0, -1);
+		sched_setscheduler(0, SCHED_FIFO, &sp);
+		for (;;)
+			;
+	}
+	usleep(50000);
+	pin(spin, 0, 1);
+	usleep(20000);
+	c0 = stat_cpu(spin);
+	e = periodic(spin, 3 * MS, 0, 10 * MS);
+	usleep(50000);
+	c1 = stat_cpu(spin);
+	CHECK(!e && c0 == 0 && c1 == 1 &&
+	      pid_sched_ll(spin, "ms.bebs.reserved_cpu") == 1 &&
+	      near(used_ppm(1), b1 + 300000) && near(used_ppm(0), b0 + 500000),
+	      "place: a task running on cpu0 with affinity 0-1 is admitted for 3 ms every 10 ms on cpu1 and moved there: %s, on cpu%d then cpu%d, reserved on cpu%lld, %lld ppm more on cpu1",
+	      strerror(e), c0, c1, pid_sched_ll(spin, "ms.bebs.reserved_cpu"),
+	      used_ppm(1) - b1);
+
+	/* A task that makes itself periodic returns on its new CPU. */
+	self = fork();
+	if (!self) {
+		pin(0, 0, -1);
+		if (sched_getcpu() != 0)
+			_exit(100);
+		pin(0, 0, 1);
+		if (periodic(0, 2500000, 0, 10 * MS))
+			_exit(101);
+		_exit(sched_getcpu());
+	}
+	waitpid(self, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1,
+	      "place: a task on cpu0 that makes itself periodic, 2.5 ms every 10 ms, returns from sched_setattr() on cpu1: exit %d (the CPU; 100: not on cpu0 first, 101: refused)",
+	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+
+	/* A sleeper last on cpu1 is admitted on cpu0, the first with room. */
+	sl = fork();
+	if (!sl) {
+		pin(0, 1, -1);
+		for (;;)
+			pause();
+	}
+	usleep(50000);
+	pin(sl, 0, 1);
+	c0 = stat_cpu(sl);
+	e = periodic(sl, 1 * MS, 0, 10 * MS);
+	CHECK(!e && c0 == 1 && pid_sched_ll(sl, "ms.bebs.reserved_cpu") == 0 &&
+	      near(used_ppm(0), b0 + 600000),
+	      "place: a sleeper last on cpu1 with affinity 0-1 is admitted for 1 ms every 10 ms on cpu0, the first CPU with room: %s, was on cpu%d, reserved on cpu%lld, %lld ppm more on cpu0",
+	      strerror(e), c0, pid_sched_ll(sl, "ms.bebs.reserved_cpu"),
+	      used_ppm(0) - b0);
+
+	x = sleeper();
+	pin(x, 0, 1);
+	e = periodic(x, 5 * MS, 0, 10 * MS);
+	CHECK(e == EBUSY && near(used_ppm(0), b0 + 600000) &&
+	      near(used_ppm(1), b1 + 300000),
+	      "place: 5 ms every 10 ms, for which no CPU of the affinity has room, is EBUSY and changes nothing: %s, %lld and %lld ppm more",
+	      strerror(e), used_ppm(0) - b0, used_ppm(1) - b1);
+
+	reap(x);
+	reap(sl);
+	reap(spin);
+	reap(hold);
+	usleep(100000);
+	CHECK(near(used_ppm(0), b0) && near(used_ppm(1), b1),
+	      "place: every reservation left with its task: %lld and %lld ppm more",
+	      used_ppm(0) - b0, used_ppm(1) - b1);
+}
+
 static pid_t hog(int policy)
 {
 	return ms_start_hog(cpu, policy, "bebs_hard");
@@ -499,8 +619,10 @@ int main(int argc, char **argv)
 			return 2;
 		cpu = atoi(optarg);
 	}
-	if (!strcmp(argv[1], "admit"))
+	if (!strcmp(argv[1], "admit")) {
 		test_admit();
+		test_place();
+	}
 	else if (!strcmp(argv[1], "jobs"))
 		test_jobs();
 	else if (!strcmp(argv[1], "overrun"))

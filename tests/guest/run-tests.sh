@@ -1032,9 +1032,12 @@ if grep -qw bebs /proc/sys/kernel/sched_ms_classes; then
 	check "bebs: schedctl runs a periodic task of 1 ms every 10 ms and shows its 10% reservation" \
 		sh -c 'schedctl -c bebs --periodic --budget 1ms -P 10ms -- cat /proc/self/sched |
 		       grep -Eq "ms.bebs.reserved_ppm +: +100000$"'
-	expect_fail "bebs: schedctl explains EBUSY for a periodic task the CPU has no room for, naming the CPU" \
-		1 "admits a periodic task on the CPU it is on" \
+	expect_fail "bebs: schedctl explains EBUSY for a new periodic task no CPU of its affinity has room for, and how it is placed" \
+		1 "admits a new periodic task on the first CPU of its affinity with room" \
 		schedctl -c bebs --periodic --budget 9ms -P 10ms -- true
+	expect_fail "bebs: schedctl explains EBUSY for an admitted periodic task that grows past its CPU's room, naming the CPU" \
+		1 "changes an admitted periodic task on the CPU it holds, CPU [0-9]" \
+		sh -c 'schedctl -c bebs --periodic --budget 1ms -P 10ms -- sh -c "schedctl -p \$\$ -c bebs --periodic --budget 9ms -P 10ms"'
 	expect_fail "bebs: a periodic task without CAP_SYS_NICE is EPERM even with RLIMIT_RTPRIO 1, as SCHED_DEADLINE" \
 		1 "needs CAP_SYS_NICE to reserve" \
 		$T/as_user -r 1 65534 schedctl -c bebs --periodic --budget 1ms -P 10ms -- true

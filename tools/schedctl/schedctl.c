@@ -1275,7 +1275,8 @@ static int list_tasks(const struct policy *filter)
 #define MSG_EINVAL_DL		"invalid parameters for %s: budget >= 1.024us; budget <= deadline <= period (period 0 = deadline); period within /proc/sys/kernel/sched_deadline_period_{min,max}_us; priority 0"
 #define MSG_EINVAL_BVT		"invalid parameters for %s: %s; warp 0..%s; warp limit 0 (none) or %s..%s; unwarp 0..%s; flags warp-off, warp-signal, reserved; priority 0"
 #define MSG_EINVAL_BEBS		"invalid parameters for %s: %s; a best-effort server takes no budget, period, deadline or --overrun; a periodic task (--periodic) takes a budget %s..period, a period %s..%s and a deadline 0 or budget..period; priority 0"
-#define MSG_EBUSY_BEBS_CPU	"SCHED_BEBS admits a periodic task on the CPU it is on, CPU %d: move it (taskset -c) to a CPU with room first"
+#define MSG_EBUSY_BEBS_NEW	"SCHED_BEBS admits a new periodic task on the first CPU of its affinity with room: widen the affinity (taskset -c) or free bandwidth"
+#define MSG_EBUSY_BEBS_CPU	"SCHED_BEBS changes an admitted periodic task on the CPU it holds, CPU %d: free bandwidth there, or make the task best-effort and periodic again to place it anew"
 #define MSG_EINVAL_BEBS_RBS	"invalid parameters for %s: %s; budget %s..period; period %s..%s; %s; priority 0"
 #define MSG_EPERM_NORMAL	"%s: needs CAP_SYS_NICE (or RLIMIT_NICE) to lower the nice value or to leave SCHED_IDLE"
 #define MSG_EPERM_DL_AFFINITY	"%s refused despite CAP_SYS_NICE: the affinity of pid %d must span its whole root domain"
@@ -1457,6 +1458,7 @@ static void explain_ebusy(const struct policy *pol,
 	unsigned long long used, total, asked = 0, period;
 	char line[128], a[32], b[32], c[32];
 	unsigned int cpu, nfull = 0, ncpus = 0, full_cpu = 0;
+	struct sched_attr now;
 	cpu_set_t mask;
 	FILE *f;
 
@@ -1520,8 +1522,14 @@ static void explain_ebusy(const struct policy *pol,
 			    fmt_ppm(c, sizeof(c), asked));
 	}
 	fclose(f);
-	if (pol->kind == K_BEBS && task_cpu_of(tid) >= 0)
+	if (pol->kind != K_BEBS)
+		return;
+	if (!get_attr(tid, &now) && now.sched_policy == SCHED_BEBS &&
+	    (now.sched_ms_flags & MS_FLAG_BEBS_PERIODIC) &&
+	    task_cpu_of(tid) >= 0)
 		msg(MSG_EBUSY_BEBS_CPU, task_cpu_of(tid));
+	else
+		msg(MSG_EBUSY_BEBS_NEW);
 }
 
 /* Why sched_setattr() of @attr, for @pol, failed for @tid with @err. */
