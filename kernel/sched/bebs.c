@@ -82,7 +82,8 @@
  * there; the task moves there (ms_place()) and stays. A job
  * that uses its budget is throttled to its next period, never released
  * by slack, and counted as a miss, as is one that ends after its
- * deadline. A periodic task's child is best-effort.
+ * deadline; what it ran past its budget is taken from the next job, as
+ * SCHED_DEADLINE does. A periodic task's child is best-effort.
  *
  * Locking: everything here is under the runqueue's lock, including the two
  * hrtimer handlers, which take it.
@@ -420,43 +421,60 @@ static const char *const bebs_miss_name[] = {
 };
 
 /*
- * A periodic task that asked for it (MS_FLAG_BEBS_OVERRUN) learns of an
- * overrun as a SCHED_DEADLINE task with SCHED_FLAG_DL_OVERRUN does: its
- * process gets SIGXCPU. Signals cannot be sent under the runqueue's lock,
- * so a task work sends it when the task next returns to user mode, which
- * is where its next job starts (fair.c queues its NUMA work the same way,
- * from the tick). One work is queued at a time; overruns meanwhile are
- * one signal, as a standard signal pending twice is one.
+ * What a periodic task's work does when it next returns to user mode,
+ * where it may sleep and signal (bits of sched_ms_run's work_pending).
+ *
+ * BEBS_WORK_OVERRUN: a task that asked for it (MS_FLAG_BEBS_OVERRUN)
+ * learns of an overrun as a SCHED_DEADLINE task with
+ * SCHED_FLAG_DL_OVERRUN does: its process gets SIGXCPU. Signals cannot be
+ * sent under the runqueue's lock, so the work sends it, at what is where
+ * its next job starts (fair.c queues its NUMA work the same way, from the
+ * tick). Overruns while it is pending are one signal, as a standard
+ * signal pending twice is one.
+ *
+ * BEBS_WORK_PLACE: the task runs on a CPU other than its reservation's
+ * (ms_place() could not move it: it ran with migration disabled, or its
+ * wakeup was on its way there); the work moves it (from the tick).
  */
-static void bebs_overrun_signal(struct callback_head *work)
+enum {
+	BEBS_WORK_QUEUED,
+	BEBS_WORK_OVERRUN,
+	BEBS_WORK_PLACE,
+};
+
+static void bebs_task_work(struct callback_head *work)
 {
-	clear_bit_unlock(0, &current->ms.run.overrun_queued);
+	unsigned long what = xchg(&current->ms.run.work_pending, 0);
+
 	/*
 	 * Not for a thread on its way out (exit_task_work() runs the work:
-	 * the process goes on) or one that has since dropped the flag, as
-	 * SCHED_DEADLINE signals only a task that still is one.
+	 * the process goes on) or one that has since left the class or
+	 * dropped the flag, as SCHED_DEADLINE signals only a task that still
+	 * is one.
 	 */
-	if ((current->flags & PF_EXITING) ||
-	    !(READ_ONCE(current->ms.flags) & MS_FLAG_BEBS_OVERRUN) ||
-	    current->policy != SCHED_BEBS)
+	if ((current->flags & PF_EXITING) || current->policy != SCHED_BEBS)
 		return;
-	do_send_sig_info(SIGXCPU, SEND_SIG_PRIV, current, PIDTYPE_TGID);
+	if (what & BIT(BEBS_WORK_PLACE))
+		ms_place(current);
+	if ((what & BIT(BEBS_WORK_OVERRUN)) &&
+	    (READ_ONCE(current->ms.flags) & MS_FLAG_BEBS_OVERRUN))
+		do_send_sig_info(SIGXCPU, SEND_SIG_PRIV, current, PIDTYPE_TGID);
 }
 
-static void bebs_queue_overrun(struct task_struct *p)
+static void bebs_queue_work(struct task_struct *p, int what)
 {
 	struct sched_ms_run *run = &p->ms.run;
 
-	if (!(p->ms.flags & MS_FLAG_BEBS_OVERRUN) || (p->flags & PF_KTHREAD) ||
-	    test_and_set_bit(0, &run->overrun_queued))
+	if ((p->flags & PF_KTHREAD) || test_and_set_bit(what, &run->work_pending) ||
+	    test_and_set_bit(BEBS_WORK_QUEUED, &run->work_pending))
 		return;
-	init_task_work(&run->overrun_work, bebs_overrun_signal);
+	init_task_work(&run->work, bebs_task_work);
 	/*
 	 * No allocation under the rq lock (TWAF_NO_ALLOC, as core.c's
 	 * mm_cid work); -ESRCH: the task is exiting and will not need it.
 	 */
-	if (task_work_add(p, &run->overrun_work, TWA_RESUME | TWAF_NO_ALLOC))
-		clear_bit(0, &run->overrun_queued);
+	if (task_work_add(p, &run->work, TWA_RESUME | TWAF_NO_ALLOC))
+		WRITE_ONCE(run->work_pending, 0);
 }
 
 /* A periodic task's job missed its deadline at @now. */
@@ -465,8 +483,9 @@ static void bebs_miss(struct sched_bebs_entity *se, u64 now,
 {
 	se->nr_missed++;
 	trace_bebs_miss(bebs_task_of(se), se->deadline, now, bebs_miss_name[why]);
-	if (why == BEBS_MISS_OVERRUN)
-		bebs_queue_overrun(bebs_task_of(se));
+	if (why == BEBS_MISS_OVERRUN &&
+	    (bebs_task_of(se)->ms.flags & MS_FLAG_BEBS_OVERRUN))
+		bebs_queue_work(bebs_task_of(se), BEBS_WORK_OVERRUN);
 }
 
 /*
@@ -566,7 +585,15 @@ static void bebs_release(struct bebs_rq *brq, struct sched_bebs_entity *se,
 		se->period = p->ms.period;
 		se->release = ms_before(now, r + se->period) ? r : now;
 		se->deadline = se->release + (p->ms.deadline ?: p->ms.period);
-		se->left = se->budget;
+		/*
+		 * What the last job overran is the new one's debt
+		 * (bebs_expire()), less than a budget unless C shrank since.
+		 */
+		if (se->left < 0)
+			se->left = se->budget - min_t(u64, -se->left,
+						      se->budget - 1);
+		else
+			se->left = se->budget;
 		se->state = BEBS_EXECUTING;
 		trace_bebs_release(p, now, se->deadline, se->budget, se->period,
 				   bebs_why_name[why]);
@@ -611,6 +638,17 @@ static void bebs_expire(struct bebs_rq *brq, struct sched_bebs_entity *se,
 		bebs_erase(brq, se);
 	se->state = BEBS_EXPIRED;
 	se->release_orig = se->release + se->period;
+	/*
+	 * A job that overran (the budget timer fired late) pays for it as
+	 * SCHED_DEADLINE's replenishment does: whole budgets by whole
+	 * periods skipped, the rest from the next job (bebs_release()).
+	 */
+	if (se->periodic && se->left < 0 && se->budget) {
+		u64 k = div64_u64(-se->left, se->budget);
+
+		se->release_orig += k * se->period;
+		se->left += k * se->budget;
+	}
 	se->release_key = se->release_orig + brq->shift;
 	se->release_at = se->release_orig;
 	se->nr_expired++;
@@ -863,15 +901,18 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	se->on_rq = 1;
 	brq->nr_periodic += periodic;
 
+	/*
+	 * A reservation new here, or moved here with its task (ms_place()),
+	 * lowered U_BE: the servers adapt at once.
+	 */
+	if (periodic && (se->state == BEBS_NEW || (flags & ENQUEUE_MIGRATED))) {
+		bebs_update_u_be(brq);
+		bebs_shrink(brq);
+	}
 	switch (se->state) {
 	case BEBS_NEW:
 		if (!se->e_avg)
 			se->e_avg = BEBS_E_INIT;
-		/* a new reservation lowered U_BE: the servers adapt at once */
-		if (periodic) {
-			bebs_update_u_be(brq);
-			bebs_shrink(brq);
-		}
 		bebs_release(brq, se, now, now, BEBS_WHY_NEW);
 		break;
 	case BEBS_BLOCKED:
@@ -1030,6 +1071,10 @@ static void task_tick_bebs(struct rq *rq, struct task_struct *p, int queued)
 	bebs_update_u_be(bebs_rq_of(rq));
 	update_curr_bebs(rq);
 	ms_trigger_push(&bebs_balancer, rq);
+	/* a periodic task away from its reservation's CPU goes back */
+	if (bebs_se(p)->periodic && READ_ONCE(p->ms.run.resv_bw) &&
+	    READ_ONCE(p->ms.run.resv_cpu) != cpu_of(rq))
+		bebs_queue_work(p, BEBS_WORK_PLACE);
 }
 
 /* EDF: a woken or released server preempts one with a later deadline. */
@@ -1109,7 +1154,11 @@ static int select_task_rq_bebs_any(struct task_struct *p, int cpu, int flags)
 	return cpu;
 }
 
-/* Only a cpuset change moves a periodic task: its reservation follows. */
+/*
+ * A periodic task moves to its reservation's CPU (ms_place()), or off it
+ * only when it must (a cpuset change, suspend): the reservation follows
+ * it then (ms_migrate_reservation()).
+ */
 static void migrate_task_rq_bebs(struct task_struct *p, int new_cpu)
 {
 	ms_migrate_reservation(p, new_cpu);

@@ -747,7 +747,7 @@ int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 		cpu = run->resv_cpu;
 		ret = ms_bw_admit(cpu, run->resv_bw, new_bw, free_bw);
 	} else {
-		for_each_cpu_and(cpu, p->cpus_ptr, cpu_active_mask) {
+		for_each_cpu_and(cpu, &p->cpus_mask, cpu_active_mask) {
 			ret = ms_bw_admit(cpu, 0, new_bw, free_bw);
 			if (!ret)
 				break;
@@ -801,12 +801,14 @@ out:
  * task goes there at its wakeup (the classes' ->select_task_rq()); a
  * queued one is moved now by the stopper of its CPU, which takes it off
  * the CPU if it runs, as a change of affinity would. A task that runs
- * with migration disabled moves at its next wakeup.
+ * with migration disabled, or whose wakeup was under way, is moved by
+ * its class later (BEBS: from the tick, by a task work that calls this).
  */
 void ms_place(struct task_struct *p)
 {
 	int cpu = READ_ONCE(p->ms.run.resv_cpu);
 
+	might_sleep();
 	if (!READ_ONCE(p->ms.run.resv_bw) || task_cpu(p) == cpu ||
 	    !task_on_rq_queued(p))
 		return;
@@ -839,6 +841,14 @@ void ms_migrate_reservation(struct task_struct *p, int cpu)
 	struct sched_ms_run *run = &p->ms.run;
 
 	if (!run->resv_bw || run->resv_cpu == cpu)
+		return;
+	/*
+	 * A task not yet on its reservation's CPU (ms_place()) moves
+	 * without it, unless that CPU is no longer one it may use.
+	 */
+	if (task_cpu(p) != run->resv_cpu &&
+	    cpumask_test_cpu(run->resv_cpu, &p->cpus_mask) &&
+	    cpu_active(run->resv_cpu))
 		return;
 	ms_bw_move(run->resv_cpu, cpu, run->resv_bw);
 	WRITE_ONCE(run->resv_cpu, cpu);

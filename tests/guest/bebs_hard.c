@@ -30,13 +30,18 @@
  *   CBS rule's reckoning resumes the last one's budget and may overrun.
  *
  * overrun: a periodic task of 2 ms every 10 ms that never sleeps, beside
- *   a SCHED_OTHER hog: it is throttled to its budget, 20% of the CPU,
- *   give or take 3 points below (the hog's and the tick's time) and 8
- *   above: the budget hrtimer stops it late by the timer's latency, which
- *   under TCG reached 0.7 ms in a 10 ms period (26.6% measured; a timer
- *   interrupt of this guest has taken 11 ms, "hrtimer: interrupt took"),
- *   and BEBS does not take the overshoot from the next job as
- *   SCHED_DEADLINE does. Nearly every job counts as a miss.
+ *   a SCHED_OTHER hog: it is throttled to its budget, 20% of the CPU.
+ *   The budget hrtimer stops each job late by the timer's latency (under
+ *   TCG up to 0.7 ms in a 10 ms period: 26.6% was measured before the
+ *   overshoot was taken from the next job), and that overshoot is the
+ *   next job's debt, so over the 3 s window the share is 20% but for
+ *   what the window's ends cut: a job (2 ms) at each end and one
+ *   overshoot not yet repaid (a timer interrupt of this guest has taken
+ *   11 ms, "hrtimer: interrupt took"), 15 ms in 3 s, 0.5 points: the
+ *   check allows 1.5 above. Below, it allows 3 points, as before: a host
+ *   stall while the hog runs is charged to the hog, and the periodic
+ *   task's job of that period is lost, not repaid. Nearly every job
+ *   counts as a miss.
  *
  * sigxcpu: MS_FLAG_BEBS_OVERRUN sends SIGXCPU at an overrun (see
  *   test_sigxcpu()).
@@ -499,7 +504,7 @@ static void test_overrun(void)
 	reap(p);
 	reap(h);
 	pct = 100.0 * (c1 - c0) / (t1 - t0);
-	CHECK(pct > 17 && pct < 28,
+	CHECK(pct > 17 && pct < 21.5,
 	      "a spinning task of 2 ms every 10 ms is throttled to 20%% of cpu%d: got %.1f%%",
 	      cpu, pct);
 	CHECK(missed >= 350,

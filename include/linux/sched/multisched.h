@@ -156,13 +156,15 @@ struct sched_ms_entity {
 		u64			resv_bw;
 		union sched_ms_state	state;
 		/*
-		 * BEBS: the task work that sends SIGXCPU at an overrun,
-		 * outside @state, which another class may clear while the
-		 * work is queued; bit 0 of @overrun_queued is set while it
-		 * is (set under the rq lock, cleared by the work).
+		 * BEBS: the task work that sends SIGXCPU at an overrun and
+		 * moves a periodic task to its reservation's CPU, outside
+		 * @state, which another class may clear while the work is
+		 * queued; @work_pending holds what it is to do and whether
+		 * it is queued (bits set under the rq lock, cleared by the
+		 * work).
 		 */
-		struct callback_head	overrun_work;
-		unsigned long		overrun_queued;
+		struct callback_head	work;
+		unsigned long		work_pending;
 	} run;
 };
 
