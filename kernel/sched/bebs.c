@@ -774,8 +774,12 @@ static void update_curr_bebs(struct rq *rq)
 	if (delta <= 0)
 		return;
 	ms_server_update(&brq->server, delta);
-	if (se->state != BEBS_EXECUTING)
+	if (se->state != BEBS_EXECUTING) {
+		/* what a throttled job runs until it is switched out is debt */
+		if (se->periodic && se->state == BEBS_EXPIRED)
+			se->left -= delta;
 		return;
+	}
 	se->left -= delta;
 	se->burst += delta;
 	if (se->left <= 0) {

@@ -762,31 +762,40 @@ int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 
 #ifdef CONFIG_SMP
 /*
+ * Move @p, queued on @rq and not running, to @dst if it still may go.
+ * double_lock_balance() may drop @rq's lock: the checks come after it.
+ */
+static void ms_place_move(struct rq *rq, struct rq *dst, struct task_struct *p)
+{
+	raw_spin_rq_lock(rq);
+	double_lock_balance(rq, dst);
+	if (task_rq(p) == rq && task_on_rq_queued(p) &&
+	    !task_on_cpu(rq, p) && !is_migration_disabled(p) &&
+	    cpumask_test_cpu(cpu_of(dst), p->cpus_ptr) &&
+	    cpu_active(cpu_of(dst))) {
+		deactivate_task(rq, p, 0);
+		set_task_cpu(p, cpu_of(dst));
+		activate_task(dst, p, 0);
+		wakeup_preempt(dst, p, 0);
+	}
+	double_unlock_balance(rq, dst);
+	raw_spin_rq_unlock(rq);
+}
+
+/*
  * The stopper of the CPU @arg was queued on, which has preempted it: move
  * it, if it is still queued here, to the CPU of its reservation.
  */
 static int ms_place_stop(void *arg)
 {
 	struct task_struct *p = arg;
-	struct rq *rq = this_rq(), *dst;
+	struct rq *rq = this_rq();
 	int cpu;
 
 	raw_spin_lock_irq(&p->pi_lock);
 	cpu = READ_ONCE(p->ms.run.resv_cpu);
-	if (!READ_ONCE(p->ms.run.resv_bw) || cpu == cpu_of(rq))
-		goto out;
-	dst = cpu_rq(cpu);
-	double_rq_lock(rq, dst);
-	if (task_rq(p) == rq && task_on_rq_queued(p) &&
-	    !task_on_cpu(rq, p) && !is_migration_disabled(p) &&
-	    cpumask_test_cpu(cpu, p->cpus_ptr) && cpu_active(cpu)) {
-		deactivate_task(rq, p, 0);
-		set_task_cpu(p, cpu);
-		activate_task(dst, p, 0);
-		wakeup_preempt(dst, p, 0);
-	}
-	double_rq_unlock(rq, dst);
-out:
+	if (READ_ONCE(p->ms.run.resv_bw) && cpu != cpu_of(rq))
+		ms_place_move(rq, cpu_rq(cpu), p);
 	raw_spin_unlock_irq(&p->pi_lock);
 	return 0;
 }
