@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bebs_behave alone|mixed [-c CPU] [-t SECS] [-e POINTS]
+ * bebs_behave alone|mixed|idle [-c CPU] [-t SECS] [-e POINTS]
  *
  * What a SCHED_BEBS best-effort server gets of a CPU (default 1) against
  * wall time, measured from /proc/PID/schedstat over SECS seconds
@@ -21,6 +21,16 @@
  *   plus BEBS's own server's (debugfs sched/bebs_server/cpuN). Its share
  *   must be within POINTS (default 3) of U_BE.
  *
+ * idle: no timer for nothing (the issue's "no idle timers"). A BEBS hog
+ *   spins on the CPU for 300 ms, where its server runs out of budget and
+ *   is released again (the budget and release hrtimers fire), then
+ *   sleeps. Traced with timer:hrtimer_expire_entry: while it spins, BEBS
+ *   timers fire on the CPU (else the trace could not see them: the check
+ *   would be void), and in the SECS seconds from 0.5 s after it went to
+ *   sleep none do (bebs_budget_timer, bebs_release_timer). The
+ *   deadline-server timers that fired there are printed, not checked:
+ *   fair's server, which kernel threads start, has the same handlers.
+ *
  * Prints what it measured; exits 1 when out of tolerance.
  */
 #define _GNU_SOURCE
@@ -30,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "ms_test.h"
@@ -89,6 +100,115 @@ static double u_be(int cpu)
 	printf("bebs_behave: cpu%d admitted %.1f%%, of which the BEBS server %.1f%%\n",
 	       cpu, used / 1e4, 100.0 * rt / per);
 	return 100.0 - used / 1e4 + 100.0 * rt / per;
+}
+
+/*
+ * Count timer:hrtimer_expire_entry events on @cpu from @from to @to (ns,
+ * the trace clock): BEBS's own timers in @bebs, the deadline servers' in
+ * @dl.
+ */
+static void count_timers(int cpu, long long from, long long to, int *bebs,
+			 int *dl)
+{
+	char line[512], name[64], tag[16], *rest;
+	long long ts;
+	FILE *f = fopen(MS_TRACE "trace", "r");
+
+	*bebs = *dl = 0;
+	if (!f)
+		return;
+	snprintf(tag, sizeof(tag), "[%03d]", cpu);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, tag))
+			continue;
+		rest = ms_trace_event(line, &ts, name, sizeof(name));
+		if (!rest || strcmp(name, "hrtimer_expire_entry") ||
+		    ts < from || ts >= to)
+			continue;
+		if (strstr(rest, "function=bebs_"))
+			(*bebs)++;
+		else if (strstr(rest, "function=dl_task_timer") ||
+			 strstr(rest, "function=inactive_task_timer"))
+			(*dl)++;
+	}
+	fclose(f);
+}
+
+/* The trace clock in use ("[local] global ..." names it), into @buf. */
+static void trace_clock(char *buf, int len)
+{
+	char all[256], *l, *r;
+
+	ms_read_str(MS_TRACE "trace_clock", all, sizeof(all));
+	l = strchr(all, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (!r) {
+		snprintf(buf, len, "local");
+		return;
+	}
+	*r = '\0';
+	snprintf(buf, len, "%s", l + 1);
+}
+
+static int test_idle(int cpu, int secs)
+{
+	struct sched_attr a = { .size = sizeof(a), .sched_policy = SCHED_BEBS };
+	long long t0, t1, t2, t3;
+	int b_run, d_run, b_idle, d_idle, bad, fd[2];
+	char c, clock[32];
+	pid_t pid;
+
+	/* the trace in CLOCK_MONOTONIC, as now_ns() */
+	trace_clock(clock, sizeof(clock));
+	write_file(MS_TRACE "trace_clock", "mono");
+	if (ms_trace_start("timer/hrtimer_expire_entry") || pipe(fd)) {
+		printf("bebs_behave: cannot trace timer:hrtimer_expire_entry\n");
+		write_file(MS_TRACE "trace_clock", clock);
+		return 1;
+	}
+	t0 = now_ns();
+	pid = fork();
+	if (!pid) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) ||
+		    syscall(SYS_sched_setattr, 0, &a, 0))
+			_exit(1);
+		spin_ns(300000000LL);
+		c = '1';
+		if (write(fd[1], &c, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], &c, 1) != 1) {
+		printf("bebs_behave: the BEBS hog did not run\n");
+		ms_trace_stop();
+		ms_trace_restore();
+		write_file(MS_TRACE "trace_clock", clock);
+		return 1;
+	}
+	t1 = now_ns();
+	usleep(500000);
+	t2 = now_ns();
+	sleep(secs);
+	t3 = now_ns();
+	ms_trace_stop();
+	count_timers(cpu, t0, t1, &b_run, &d_run);
+	count_timers(cpu, t2, t3, &b_idle, &d_idle);
+	ms_trace_restore();
+	write_file(MS_TRACE "trace_clock", clock);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	bad = b_run < 1 || b_idle > 0;
+	printf("bebs_behave: cpu%d, BEBS timers fired %d times while a BEBS hog spun 300 ms and %d times in %d s after it slept (none allowed); deadline-server timers %d and %d%s\n",
+	       cpu, b_run, b_idle, secs, d_run, d_idle,
+	       b_run < 1 ? "  <-- the trace saw no BEBS timer" :
+	       b_idle ? "  <-- a timer with nothing to serve" : "");
+	return bad;
 }
 
 int main(int argc, char **argv)
@@ -151,5 +271,7 @@ int main(int argc, char **argv)
 		       bad ? "  <-- out of tolerance" : "");
 		return bad;
 	}
+	if (!strcmp(what, "idle"))
+		return test_idle(cpu, secs);
 	return 2;
 }
