@@ -427,14 +427,14 @@ static const char *const bebs_miss_name[] = {
  * BEBS_WORK_OVERRUN: a task that asked for it (MS_FLAG_BEBS_OVERRUN)
  * learns of an overrun as a SCHED_DEADLINE task with
  * SCHED_FLAG_DL_OVERRUN does: its process gets SIGXCPU. Signals cannot be
- * sent under the runqueue's lock, so the work sends it, at what is where
- * its next job starts (fair.c queues its NUMA work the same way, from the
- * tick). Overruns while it is pending are one signal, as a standard
- * signal pending twice is one.
+ * sent under the runqueue's lock, so the work sends it when the task
+ * returns to user mode, which is where its next job starts (fair.c queues
+ * its NUMA work the same way, from the tick). Overruns while it is
+ * pending are one signal, as a standard signal pending twice is one.
  *
- * BEBS_WORK_PLACE: the task runs on a CPU other than its reservation's
- * (ms_place() could not move it: it ran with migration disabled, or its
- * wakeup was on its way there); the work moves it (from the tick).
+ * BEBS_WORK_PLACE: the tick found the task on a CPU other than its
+ * reservation's (ms_place() could not move it: it ran with migration
+ * disabled, or its wakeup was on its way there); the work moves it.
  */
 enum {
 	BEBS_WORK_QUEUED,
@@ -660,6 +660,21 @@ static void bebs_expire(struct bebs_rq *brq, struct sched_bebs_entity *se,
 	}
 }
 
+static void bebs_arm_budget(struct rq *rq, struct sched_bebs_entity *se);
+
+/*
+ * @se was released: back on its tree, and if its task is the one running
+ * (it ran out of budget and was picked again, which calls no
+ * ->set_next_task()), its budget timer starts now.
+ */
+static void bebs_requeue_released(struct bebs_rq *brq,
+				  struct sched_bebs_entity *se)
+{
+	bebs_insert(brq, se);
+	if (task_current(brq->rq, bebs_task_of(se)))
+		bebs_arm_budget(brq->rq, se);
+}
+
 /* Release every throttled periodic server whose next period began. */
 static bool bebs_release_throttled(struct bebs_rq *brq, u64 now)
 {
@@ -670,7 +685,7 @@ static bool bebs_release_throttled(struct bebs_rq *brq, u64 now)
 	       !ms_before(now, se->release_at)) {
 		bebs_erase(brq, se);
 		bebs_release(brq, se, now, se->release_at, BEBS_WHY_PERIOD);
-		bebs_insert(brq, se);
+		bebs_requeue_released(brq, se);
 		any = true;
 	}
 	return any;
@@ -690,7 +705,7 @@ static bool bebs_release_due(struct bebs_rq *brq, u64 now, enum bebs_why why)
 			se->nr_slack++;
 			brq->nr_slack++;
 		}
-		bebs_insert(brq, se);
+		bebs_requeue_released(brq, se);
 		any = true;
 	}
 	return any;

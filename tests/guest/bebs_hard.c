@@ -116,22 +116,6 @@ static int pin(pid_t pid, int c1, int c2)
 	return sched_setaffinity(pid, sizeof(set), &set) ? errno : 0;
 }
 
-/* cpuN's admitted ppm from sched_ms_bandwidth, or -1. */
-static long long used_ppm(int n)
-{
-	FILE *f = fopen("/proc/sys/kernel/sched_ms_bandwidth", "r");
-	long long used = -1, u, t;
-	int c;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, " cpu%d %lld %lld", &c, &u, &t) == 3)
-		if (c == n)
-			used = u;
-	fclose(f);
-	return used;
-}
-
 static int near(long long got, long long want)
 {
 	/* the rounding of sched_ms_bandwidth and of DL's share: 2 ppm */
@@ -179,7 +163,7 @@ static int dl_try(int pct)
 
 static void test_admit(void)
 {
-	long long base = used_ppm(cpu), now;
+	long long base = ms_used_ppm(cpu), now;
 	int e, e2, status, other = cpu ? 0 : 1;
 	pid_t a, b, c, dl;
 
@@ -190,7 +174,7 @@ static void test_admit(void)
 	pin(b, cpu, -1);
 
 	e = periodic(a, 3 * MS, 0, 10 * MS);
-	now = used_ppm(cpu);
+	now = ms_used_ppm(cpu);
 	CHECK(!e && near(now, base + 300000),
 	      "3 ms every 10 ms admitted on cpu%d: %s, %lld ppm more",
 	      cpu, strerror(e), now - base);
@@ -198,17 +182,17 @@ static void test_admit(void)
 	CHECK(e == EBUSY, "7 ms every 10 ms more is refused (%lld + 700000 ppm and U_BE,min > limit): %s",
 	      now, strerror(e));
 	e = periodic(b, 1 * MS, 4 * MS, 10 * MS);
-	CHECK(!e && near(used_ppm(cpu), base + 550000),
+	CHECK(!e && near(ms_used_ppm(cpu), base + 550000),
 	      "1 ms within 4 ms every 10 ms takes its density, 25%%: %s, %lld ppm more",
-	      strerror(e), used_ppm(cpu) - base);
+	      strerror(e), ms_used_ppm(cpu) - base);
 	e = periodic(b, 2 * MS, 0, 10 * MS);
-	CHECK(!e && near(used_ppm(cpu), base + 500000),
+	CHECK(!e && near(ms_used_ppm(cpu), base + 500000),
 	      "changed to 2 ms every 10 ms, it holds 20%%: %s, %lld ppm more",
-	      strerror(e), used_ppm(cpu) - base);
+	      strerror(e), ms_used_ppm(cpu) - base);
 	e = to_other(b);
-	CHECK(!e && near(used_ppm(cpu), base + 300000),
+	CHECK(!e && near(ms_used_ppm(cpu), base + 300000),
 	      "back to SCHED_OTHER, its reservation is released: %lld ppm more",
-	      used_ppm(cpu) - base);
+	      ms_used_ppm(cpu) - base);
 
 	e = pin(a, cpu ? 0 : 1, -1);
 	CHECK(e == EBUSY, "an admitted task cannot be moved off cpu%d: %s",
@@ -266,7 +250,7 @@ static void test_admit(void)
 	reap(a);
 	reap(b);
 	usleep(100000);
-	now = used_ppm(cpu);
+	now = ms_used_ppm(cpu);
 	CHECK(near(now, base), "every reservation left with its task: %lld ppm, %lld before",
 	      now, base);
 }
@@ -299,14 +283,14 @@ static int stat_cpu(pid_t pid)
  */
 static void test_place(void)
 {
-	long long b0 = used_ppm(0), b1 = used_ppm(1);
+	long long b0 = ms_used_ppm(0), b1 = ms_used_ppm(1);
 	int e, c0, c1, status;
 	pid_t hold, spin, self, sl, x;
 
 	hold = sleeper();
 	pin(hold, 0, -1);
 	e = periodic(hold, 5 * MS, 0, 10 * MS);
-	CHECK(!e && near(used_ppm(0), b0 + 500000),
+	CHECK(!e && near(ms_used_ppm(0), b0 + 500000),
 	      "place: 5 ms every 10 ms admitted on cpu0, where its task is pinned: %s",
 	      strerror(e));
 
@@ -329,10 +313,10 @@ static void test_place(void)
 	c1 = stat_cpu(spin);
 	CHECK(!e && c0 == 0 && c1 == 1 &&
 	      pid_sched_ll(spin, "ms.bebs.reserved_cpu") == 1 &&
-	      near(used_ppm(1), b1 + 300000) && near(used_ppm(0), b0 + 500000),
+	      near(ms_used_ppm(1), b1 + 300000) && near(ms_used_ppm(0), b0 + 500000),
 	      "place: a task running on cpu0 with affinity 0-1 is admitted for 3 ms every 10 ms on cpu1 and moved there: %s, on cpu%d then cpu%d, reserved on cpu%lld, %lld ppm more on cpu1",
 	      strerror(e), c0, c1, pid_sched_ll(spin, "ms.bebs.reserved_cpu"),
-	      used_ppm(1) - b1);
+	      ms_used_ppm(1) - b1);
 
 	/* A task that makes itself periodic returns on its new CPU. */
 	self = fork();
@@ -362,27 +346,27 @@ static void test_place(void)
 	c0 = stat_cpu(sl);
 	e = periodic(sl, 1 * MS, 0, 10 * MS);
 	CHECK(!e && c0 == 1 && pid_sched_ll(sl, "ms.bebs.reserved_cpu") == 0 &&
-	      near(used_ppm(0), b0 + 600000),
+	      near(ms_used_ppm(0), b0 + 600000),
 	      "place: a sleeper last on cpu1 with affinity 0-1 is admitted for 1 ms every 10 ms on cpu0, the first CPU with room: %s, was on cpu%d, reserved on cpu%lld, %lld ppm more on cpu0",
 	      strerror(e), c0, pid_sched_ll(sl, "ms.bebs.reserved_cpu"),
-	      used_ppm(0) - b0);
+	      ms_used_ppm(0) - b0);
 
 	x = sleeper();
 	pin(x, 0, 1);
 	e = periodic(x, 5 * MS, 0, 10 * MS);
-	CHECK(e == EBUSY && near(used_ppm(0), b0 + 600000) &&
-	      near(used_ppm(1), b1 + 300000),
+	CHECK(e == EBUSY && near(ms_used_ppm(0), b0 + 600000) &&
+	      near(ms_used_ppm(1), b1 + 300000),
 	      "place: 5 ms every 10 ms, for which no CPU of the affinity has room, is EBUSY and changes nothing: %s, %lld and %lld ppm more",
-	      strerror(e), used_ppm(0) - b0, used_ppm(1) - b1);
+	      strerror(e), ms_used_ppm(0) - b0, ms_used_ppm(1) - b1);
 
 	reap(x);
 	reap(sl);
 	reap(spin);
 	reap(hold);
 	usleep(100000);
-	CHECK(near(used_ppm(0), b0) && near(used_ppm(1), b1),
+	CHECK(near(ms_used_ppm(0), b0) && near(ms_used_ppm(1), b1),
 	      "place: every reservation left with its task: %lld and %lld ppm more",
-	      used_ppm(0) - b0, used_ppm(1) - b1);
+	      ms_used_ppm(0) - b0, ms_used_ppm(1) - b1);
 }
 
 static pid_t hog(int policy)

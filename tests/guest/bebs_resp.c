@@ -33,6 +33,10 @@
  * it ends after its period.
  *
  * The first half second is not measured (the servers' budgets settle).
+ * The real-time tasks' reservations are released when they are dead, and
+ * one killed while throttled gets to exit only at its next period: the
+ * program returns once the CPU's admitted bandwidth is back where it was
+ * (up to 2 s), so that the next run's tasks are admitted.
  * Prints one line:
  *   mode M kind K rt N hogs H mean_us X p95_us Y samples S rt_jobs J rt_late L
  * and exits 0, or 2 when a task could not enter its class (the error on
@@ -181,7 +185,7 @@ int main(int argc, char **argv)
 	struct sched_param sp = { .sched_priority = 99 };
 	const char *mname = "bebs", *kind = "int";
 	int nrt = 0, hogs = 1, secs = 3, opt, i, n = 0, status, ret = 0;
-	long long sum = 0;
+	long long sum = 0, base;
 	pid_t pid[MAX_HOGS + 8];
 
 	while ((opt = getopt(argc, argv, "m:k:n:H:t:c:")) != -1) {
@@ -208,6 +212,7 @@ int main(int argc, char **argv)
 	if (nrt < 0 || nrt > 4 || hogs < 0 || hogs > MAX_HOGS || secs < 1 ||
 	    (strcmp(kind, "int") && strcmp(kind, "poll")))
 		return 2;
+	base = ms_used_ppm(cpu);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
@@ -246,6 +251,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		if (waitpid(pid[i], &status, 0) == pid[i] && WIFEXITED(status))
 			ret = 2;	/* a child gave up: it could not set up */
+	/* the next run's real-time tasks need the bandwidth back */
+	if (base >= 0 && ms_wait_released(cpu, base, 2000)) {
+		fprintf(stderr, "bebs_resp: cpu%d's reservations not released 2 s after their tasks were reaped\n",
+			cpu);
+		return 2;
+	}
 	if (sh->failed || ret || !sh->n) {
 		fprintf(stderr, "bebs_resp: %s\n", sh->n ? "a task could not enter its class" :
 			"no samples");

@@ -161,8 +161,8 @@ static pid_t periodic(long long period_ns, long long run_ns, int secs,
 /* Stop tracing and parse bvt_warp and sched_switch events into evs[]. */
 static void trace_read(void)
 {
-	char line[512], *p, *q;
-	double ts;
+	char line[512], name[32], *rest, *pp, *np;
+	long long ts;
 	FILE *f;
 
 	ms_trace_stop();
@@ -171,32 +171,25 @@ static void trace_read(void)
 	while (f && nev < MAX_EV && fgets(line, sizeof(line), f)) {
 		struct ev *ev = &evs[nev];
 
-		if (line[0] == '#')
+		rest = ms_trace_event(line, &ts, name, sizeof(name));
+		if (!rest)
 			continue;
-		p = strstr(line, ": bvt_warp: ");
-		q = strstr(line, ": sched_switch: ");
-		if (!p && !q)
-			continue;
-		*(p ? p : q) = '\0';
-		/* the timestamp is the last field before the event name */
-		ts = 0;
-		if (sscanf(strrchr(line, ' ') + 1, "%lf", &ts) != 1)
-			continue;
-		ev->ts = (long long)(ts * 1e9);
-		if (p) {
-			p += strlen(": bvt_warp: ");
-			if (sscanf(p, "pid=%d", &ev->pid) != 1)
+		ev->ts = ts;
+		if (!strcmp(name, "bvt_warp")) {
+			if (sscanf(rest, "pid=%d", &ev->pid) != 1)
 				continue;
-			ev->a = strstr(p, " warp why=") != NULL;
-			ev->b = strstr(p, "why=allowed") != NULL;
-		} else {
-			char *pp = strstr(q + 1, "prev_pid="), *np = strstr(q + 1, "next_pid=");
-
+			ev->a = strstr(rest, " warp why=") != NULL;
+			ev->b = strstr(rest, "why=allowed") != NULL;
+		} else if (!strcmp(name, "sched_switch")) {
+			pp = strstr(rest, "prev_pid=");
+			np = strstr(rest, "next_pid=");
 			if (!pp || !np)
 				continue;
 			ev->pid = 0;
 			ev->a = atoi(pp + 9);
 			ev->b = atoi(np + 9);
+		} else {
+			continue;
 		}
 		nev++;
 	}

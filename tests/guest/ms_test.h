@@ -126,6 +126,46 @@ static inline int ms_enter_cpu(int cpu, struct sched_attr *a, const char *who)
 	return 0;
 }
 
+/*
+ * cpuN's admitted bandwidth in ppm, from /proc/sys/kernel/sched_ms_bandwidth
+ * ("cpuN used_ppm total_ppm": the multisched reservations and
+ * SCHED_DEADLINE's share, servers included), or -1.
+ */
+static inline long long ms_used_ppm(int n)
+{
+	FILE *f = fopen("/proc/sys/kernel/sched_ms_bandwidth", "r");
+	long long used = -1, u, t;
+	int c;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, " cpu%d %lld %lld", &c, &u, &t) == 3)
+		if (c == n)
+			used = u;
+	fclose(f);
+	return used;
+}
+
+/*
+ * Wait up to @ms for cpuN's admitted bandwidth to come down to @base
+ * (within the 2 ppm of rounding): a killed task holds its reservation
+ * until it is dead, and one killed while throttled runs, to exit, only
+ * at its next period. Returns 0, or -1 if it did not.
+ */
+static inline int ms_wait_released(int n, long long base, int ms)
+{
+	long long used;
+
+	for (;;) {
+		used = ms_used_ppm(n);
+		if (used >= 0 && used <= base + 2)
+			return 0;
+		if (ms-- <= 0)
+			return -1;
+		usleep(1000);
+	}
+}
+
 /* What a soft periodic task's frames did, in memory its parent shares. */
 struct ms_frames {
 	long long frames, late, tardy_ns;

@@ -1460,12 +1460,18 @@ static void explain_ebusy(const struct policy *pol,
 	unsigned int cpu, nfull = 0, ncpus = 0, full_cpu = 0;
 	struct sched_attr now;
 	cpu_set_t mask;
+	int held = -1;
 	FILE *f;
 
 	if (pol->kind == K_DL) {
 		msg(MSG_EBUSY_DL);
 		return;
 	}
+	/* an admitted periodic BEBS task changes on the CPU it holds */
+	if (pol->kind == K_BEBS && !get_attr(tid, &now) &&
+	    now.sched_policy == SCHED_BEBS &&
+	    (now.sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
+		held = task_cpu_of(tid);
 
 	/* BEBS reserves C / D, its density, the others C / T */
 	period = attr->sched_period ? attr->sched_period :
@@ -1483,6 +1489,10 @@ static void explain_ebusy(const struct policy *pol,
 		if (f)
 			fclose(f);
 		return;
+	}
+	if (held >= 0) {
+		CPU_ZERO(&mask);
+		CPU_SET(held, &mask);
 	}
 	/* Count the full CPUs first, for the headline. */
 	while (fgets(line, sizeof(line), f)) {
@@ -1522,13 +1532,9 @@ static void explain_ebusy(const struct policy *pol,
 			    fmt_ppm(c, sizeof(c), asked));
 	}
 	fclose(f);
-	if (pol->kind != K_BEBS)
-		return;
-	if (!get_attr(tid, &now) && now.sched_policy == SCHED_BEBS &&
-	    (now.sched_ms_flags & MS_FLAG_BEBS_PERIODIC) &&
-	    task_cpu_of(tid) >= 0)
-		msg(MSG_EBUSY_BEBS_CPU, task_cpu_of(tid));
-	else
+	if (held >= 0)
+		msg(MSG_EBUSY_BEBS_CPU, held);
+	else if (pol->kind == K_BEBS)
 		msg(MSG_EBUSY_BEBS_NEW);
 }
 
