@@ -642,6 +642,9 @@ static void bebs_expire(struct bebs_rq *brq, struct sched_bebs_entity *se,
 	 * A job that overran (the budget timer fired late) pays for it as
 	 * SCHED_DEADLINE's replenishment does: whole budgets by whole
 	 * periods skipped, the rest from the next job (bebs_release()).
+	 * What it runs after this, until the switch, is not charged: under
+	 * TCG that debt started chains of overruns in jobs whose work needs
+	 * most of their budget (figure 7, bebs_resp).
 	 */
 	if (se->periodic && se->left < 0 && se->budget) {
 		u64 k = div64_u64(-se->left, se->budget);
@@ -789,12 +792,8 @@ static void update_curr_bebs(struct rq *rq)
 	if (delta <= 0)
 		return;
 	ms_server_update(&brq->server, delta);
-	if (se->state != BEBS_EXECUTING) {
-		/* what a throttled job runs until it is switched out is debt */
-		if (se->periodic && se->state == BEBS_EXPIRED)
-			se->left -= delta;
+	if (se->state != BEBS_EXECUTING)
 		return;
-	}
 	se->left -= delta;
 	se->burst += delta;
 	if (se->left <= 0) {

@@ -35,10 +35,12 @@
  *   TCG up to 0.7 ms in a 10 ms period: 26.6% was measured before the
  *   overshoot was taken from the next job), and that overshoot is the
  *   next job's debt, so over the 3 s window the share is 20% but for
- *   what the window's ends cut: a job (2 ms) at each end and one
+ *   what the window's ends cut, a job (2 ms) at each end and one
  *   overshoot not yet repaid (a timer interrupt of this guest has taken
- *   11 ms, "hrtimer: interrupt took"), 15 ms in 3 s, 0.5 points: the
- *   check allows 1.5 above. Below, it allows 3 points, as before: a host
+ *   11 ms, "hrtimer: interrupt took"), 15 ms in 3 s or 0.5 points, and
+ *   what a job runs from the budget timer to the switch, which is not
+ *   charged (0.4 to 0.6 points measured: 20.4 to 20.6%): the check
+ *   allows 2 points above. Below, it allows 3 points, as before: a host
  *   stall while the hog runs is charged to the hog, and the periodic
  *   task's job of that period is lost, not repaid. Nearly every job
  *   counts as a miss.
@@ -488,7 +490,7 @@ static void test_overrun(void)
 	reap(p);
 	reap(h);
 	pct = 100.0 * (c1 - c0) / (t1 - t0);
-	CHECK(pct > 17 && pct < 21.5,
+	CHECK(pct > 17 && pct < 22,
 	      "a spinning task of 2 ms every 10 ms is throttled to 20%% of cpu%d: got %.1f%%",
 	      cpu, pct);
 	CHECK(missed >= 350,
