@@ -817,10 +817,11 @@ void ms_place(struct task_struct *p)
 {
 	int cpu = READ_ONCE(p->ms.run.resv_cpu);
 
-	might_sleep();
 	if (!READ_ONCE(p->ms.run.resv_bw) || task_cpu(p) == cpu ||
 	    !task_on_rq_queued(p))
 		return;
+	/* only a call that placed a reservation elsewhere gets here */
+	might_sleep();
 	stop_one_cpu(task_cpu(p), ms_place_stop, p);
 }
 #else
