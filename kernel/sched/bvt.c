@@ -1221,6 +1221,7 @@ const struct ms_class ms_bvt_class = {
 	.proc_show	= bvt_proc_show,
 	.server		= bvt_server,
 	.nr_running	= bvt_nr_running,
+	.tick_switches	= true,
 #ifdef CONFIG_SYSCTL
 	.sysctls	= bvt_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(bvt_sysctls),

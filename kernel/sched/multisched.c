@@ -1069,6 +1069,36 @@ bool ms_below_runnable(struct rq *rq, const struct sched_class *class)
 	return false;
 }
 
+/**
+ * ms_can_stop_tick - may a nohz_full CPU stop its tick for the multisched
+ * classes?
+ * @rq:		the runqueue, locked
+ *
+ * From sched_can_stop_tick(), which counts only fair's tasks after the
+ * real-time classes: left to it, a nohz_full CPU running two BVT or two
+ * VTRR tasks would stop its tick and never switch between them. A class
+ * that switches at the tick (@tick_switches) needs it while it has two
+ * tasks queued there; BEBS ends budgets and slices with hrtimers and
+ * needs it for none. add_nr_running() and sub_nr_running() ask again at
+ * every change of the CPU's count, after the class has counted the task.
+ *
+ * Return: false if a class with two or more tasks queued on @rq needs
+ * the tick to switch between them.
+ */
+bool ms_can_stop_tick(struct rq *rq)
+{
+	const struct ms_class *c;
+	int i;
+
+	lockdep_assert_rq_held(rq);
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
+		c = ms_classes[i];
+		if (c->tick_switches && c->nr_running(rq) > 1)
+			return false;
+	}
+	return true;
+}
+
 void ms_proc_u64(struct seq_file *m, const char *name, u64 v)
 {
 	seq_printf(m, "%-45s:%21llu\n", name, v);

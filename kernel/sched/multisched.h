@@ -193,6 +193,11 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  *		a general class has one, optional for the others
  * @nr_running:	how many of its tasks are queued on @rq, under @rq's lock;
  *		a general class has it, for ms_below_runnable()
+ * @tick_switches: whether the class switches between its tasks from the
+ *		scheduler tick (BVT's C, VTRR's quantum), so that a nohz_full
+ *		CPU with two of its tasks queued must keep its tick
+ *		(ms_can_stop_tick()); a class that does it with hrtimers (BEBS)
+ *		leaves it false
  * @bandwidth:	the bandwidth @attr reserves, in BW_UNIT parts, 0 for none;
  *		for a class whose tasks may hold reservations (ms_admit())
  * @reservation_flags: the flags that ask for a reservation or go with one,
@@ -221,6 +226,7 @@ struct ms_class {
 	size_t				nr_sysctls;
 	struct sched_dl_entity *(*server)(int cpu);
 	unsigned int (*nr_running)(struct rq *rq);
+	bool				tick_switches;
 	u64	(*bandwidth)(const struct sched_attr *attr);
 	u32				reservation_flags;
 	u64	(*bw_free)(void);
@@ -287,6 +293,7 @@ u64 ms_bw_used_hint(int cpu);
 bool ms_cpu_reserved(int cpu);
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw);
 bool ms_below_runnable(struct rq *rq, const struct sched_class *class);
+bool ms_can_stop_tick(struct rq *rq);
 int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr);
 void ms_place(struct task_struct *p);
 void ms_release(struct task_struct *p);
@@ -364,6 +371,7 @@ static inline int ms_admit(struct task_struct *p, int policy,
 }
 
 static inline void ms_place(struct task_struct *p) { }
+static inline bool ms_can_stop_tick(struct rq *rq) { return true; }
 
 static inline int ms_check_affinity(struct task_struct *p,
 				    const struct cpumask *mask)

@@ -121,9 +121,13 @@ static inline struct vtrr_rq *vtrr_rq_of(struct rq *rq)
 	return per_cpu_ptr(&vtrr_rqs, cpu_of(rq));
 }
 
-/* Q, the time quantum, in ns: 1 ms (the tick) to 1 s. */
+/*
+ * Q, the time quantum, in ns: 100 us to 1 s. The tick ends a quantum,
+ * or the hrtick with the HRTICK scheduler feature (vtrr_hrtick()): a
+ * quantum shorter than the tick is that long only with it.
+ */
 static unsigned int sysctl_sched_vtrr_quantum = 4 * NSEC_PER_MSEC;
-static unsigned int vtrr_quantum_min = NSEC_PER_MSEC;
+static unsigned int vtrr_quantum_min = 100 * NSEC_PER_USEC;
 static unsigned int vtrr_quantum_max = NSEC_PER_SEC;
 
 #ifdef CONFIG_SYSCTL
@@ -603,6 +607,24 @@ static void update_curr_vtrr(struct rq *rq)
 	}
 }
 
+/*
+ * With the HRTICK feature, end @p's quantum on time rather than at the
+ * tick after it: arm the rq's hrtick for what is left of it, when @p is
+ * the current client and another could take its place. The hrtick calls
+ * task_tick_vtrr(), which charges the quantum and reschedules.
+ */
+static void vtrr_hrtick(struct rq *rq, struct task_struct *p)
+{
+	struct vtrr_rq *vrq = vtrr_rq_of(rq);
+	struct sched_vtrr_entity *se = vtrr_se(p);
+
+	if (!hrtick_enabled_fair(rq) || vrq->balance.nr_running < 2 ||
+	    vrq->curr != se || vrq->quantum_done)
+		return;
+	hrtick_start(rq, se->quantum_used < vrq->quantum ?
+			 vrq->quantum - se->quantum_used : 0);
+}
+
 static void enqueue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_vtrr_entity *se = vtrr_se(p);
@@ -619,6 +641,12 @@ static void enqueue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
 	__vtrr_insert(vrq, se, restore);
 	add_nr_running(rq, 1);
 	ms_server_start(&vrq->server);
+	/* the running client is no longer alone: its quantum counts */
+	if (vrq->balance.nr_running == 2 && hrtick_enabled_fair(rq) &&
+	    ms_rq_curr(rq)->sched_class == &vtrr_sched_class) {
+		update_curr_vtrr(rq);
+		vtrr_hrtick(rq, ms_rq_curr(rq));
+	}
 }
 
 static bool dequeue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
@@ -707,14 +735,23 @@ static void set_next_task_vtrr(struct rq *rq, struct task_struct *p, bool first)
 		vtrr_set_curr(vrq, vtrr_se(p));
 	if (first)
 		ms_queue_push(&vtrr_balancer, rq);
+	vtrr_hrtick(rq, p);
 }
 
+/*
+ * @queued: the hrtick. The tick re-arms it for a client picked again
+ * without a switch, which calls no ->set_next_task(); an hrtick that
+ * fired before the task clock reached the quantum's end is re-armed.
+ */
 static void task_tick_vtrr(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_vtrr(rq);
 	if (vtrr_rq_of(rq)->quantum_done)
 		resched_curr(rq);
-	ms_trigger_push(&vtrr_balancer, rq);
+	else if (queued || !hrtimer_active(&rq->hrtick_timer))
+		vtrr_hrtick(rq, p);
+	if (!queued)
+		ms_trigger_push(&vtrr_balancer, rq);
 }
 
 /*
@@ -882,6 +919,7 @@ const struct ms_class ms_vtrr_class = {
 	.proc_show	= vtrr_proc_show,
 	.server		= vtrr_server,
 	.nr_running	= vtrr_nr_running,
+	.tick_switches	= true,
 #ifdef CONFIG_SYSCTL
 	.sysctls	= vtrr_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(vtrr_sysctls),

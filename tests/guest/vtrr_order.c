@@ -31,7 +31,11 @@
  * the reset may move (AABCAB AABCAB ...) or B may come back before C
  * (ABABCA ...), both seen on a loaded host. What VTRR still guarantees is
  * the count per cycle, so after the first stretched cycle a cycle matches
- * if it serves A three times, B twice and C once.
+ * if it serves A three times, B twice and C once. The reset also moved
+ * with no stretched turn in the trace (AABCAB from the first cycle on, in
+ * two boots): the clients' setup, before tracing, is charged too, and so
+ * are turns under 1.5 Q. A cycle that is ABCABA rotated, the paper's
+ * stream of picks cut one or more picks off, matches at any time.
  *
  * Prints the first cycles, every one that does not match, and the counts;
  * exits 1 unless at least 20 complete cycles that were not stretched were
@@ -58,7 +62,7 @@ int main(int argc, char **argv)
 	static char seq[MAX_PICKS], reset[MAX_PICKS];
 	static double stamp[MAX_PICKS];
 	long long quantum;
-	int stretched = 0, shifted = 0, exact = 0;
+	int stretched = 0, shifted = 0, exact = 0, rotated = 0, nrot = 0;
 	struct sched_param fifo = { .sched_priority = 50 };
 	int cpu = 1, secs = 2, quiet = 0, opt, i, n = 0;
 	int cycles = 0, good = 0, shown = 0, start = -1;
@@ -225,6 +229,14 @@ int main(int argc, char **argv)
 					quantum * 3 / 2;
 			ok = len == 6 && !memcmp(seq + start, "ABCABA", 6);
 			exact += ok && !slow;
+			/* the paper's stream of picks, cut elsewhere */
+			if (len == 6 && !ok) {
+				for (j = 1; j < 6 && !rotated; j++)
+					rotated = !memcmp(seq + start, "ABCABAABCABA" + j, 6);
+				ok = rotated;
+				nrot += rotated && !slow;
+				rotated = 0;
+			}
 			if (shifted && len == 6) {
 				int count[3] = { 0, 0, 0 };
 
@@ -254,7 +266,7 @@ int main(int argc, char **argv)
 	       flip ? " with affinity changes" : "", n, exact, cycles,
 	       stretched ? " (then A,A,A,B,B,C in any order)" : "", stretched);
 	if (good != exact)
-		printf("vtrr_order: %d of %d matched, %d of them by their counts after a stretched cycle\n",
-		       good, cycles, good - exact);
+		printf("vtrr_order: %d of %d matched, %d of them as ABCABA rotated, %d by their counts after a stretched cycle\n",
+		       good, cycles, nrot, good - exact - nrot);
 	return !(cycles >= 20 && good * 10 >= cycles * 9 && exact >= 10);
 }

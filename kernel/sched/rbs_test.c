@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of RBS's arithmetic: the corrected sporadic server of a
+ * Main reservation (Quest, algorithms 3-6 and 11-13) and the admission
+ * bound of inequality 1. Included from rbs.c, so that its static helpers
+ * are reachable.
+ *
+ * The server is driven by adversarial patterns (random bursts, blocking
+ * just before its capacity runs out, waking just after a chunk comes
+ * due, hogging), alone on its CPU, and every window of length T over the
+ * run must hold at most C of its service: exactly, when it is stopped
+ * the moment its capacity runs out, and C plus the largest overrun when
+ * it runs past it.
+ */
+#include <kunit/test.h>
+#include <linux/prandom.h>
+
+#define US(x)	((u64)(x) * NSEC_PER_USEC)
+#define MS(x)	((u64)(x) * NSEC_PER_MSEC)
+
+static void rbs_test_check(struct kunit *test, const struct rbs_ss *ss)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	KUNIT_ASSERT_GE(test, ss->len, 1U);
+	KUNIT_ASSERT_LE(test, ss->len, ss->max);
+	for (i = 0; i < ss->len; i++) {
+		KUNIT_ASSERT_GT(test, ss->q[i].b, 0ULL);
+		if (i)
+			KUNIT_ASSERT_LE(test, ss->q[i - 1].t, ss->q[i].t);
+		sum += ss->q[i].b;
+	}
+	KUNIT_ASSERT_EQ(test, sum, ss->C);
+	KUNIT_ASSERT_LT(test, ss->usage, ss->q[0].b);
+}
+
+/* The listings' steps on a small case, chunk by chunk. */
+static void rbs_test_steps(struct kunit *test)
+{
+	struct rbs_repl q[4];
+	struct rbs_ss ss;
+
+	rbs_ss_init(&ss, MS(3), MS(10), q, ARRAY_SIZE(q), MS(100));
+	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, MS(100)), (s64)MS(3));
+
+	/* runs 1 ms and blocks: the 1 ms comes back at 110 ms */
+	rbs_ss_charge(&ss, MS(1), MS(101));
+	KUNIT_EXPECT_FALSE(test, rbs_ss_split(&ss, MS(101)));
+	KUNIT_EXPECT_EQ(test, ss.len, 2U);
+	KUNIT_EXPECT_EQ(test, q[0].b, MS(2));
+	KUNIT_EXPECT_EQ(test, q[1].t, MS(110));
+	KUNIT_EXPECT_EQ(test, q[1].b, MS(1));
+
+	/* wakes at 105 ms: the 2 ms are used from then on */
+	KUNIT_EXPECT_TRUE(test, rbs_ss_unblock(&ss, MS(105)));
+	KUNIT_EXPECT_EQ(test, q[0].t, MS(105));
+
+	/* uses them up at 107 ms: they come back at 115 ms, none left now */
+	rbs_ss_charge(&ss, MS(2), MS(107));
+	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, MS(107)), 0LL);
+	KUNIT_EXPECT_EQ(test, ss.len, 2U);
+	KUNIT_EXPECT_EQ(test, q[0].t, MS(110));
+	KUNIT_EXPECT_EQ(test, q[1].t, MS(115));
+	KUNIT_EXPECT_EQ(test, q[1].b, MS(2));
+
+	/* waking at 109.5 ms with 1 ms due at 110 ms: not before then */
+	KUNIT_EXPECT_FALSE(test, rbs_ss_unblock(&ss, US(109500)));
+
+	/* at 114 ms: the chunk of 110 ms and the one due at 115 ms merge */
+	KUNIT_EXPECT_TRUE(test, rbs_ss_unblock(&ss, MS(114)));
+	KUNIT_EXPECT_EQ(test, ss.len, 1U);
+	KUNIT_EXPECT_EQ(test, q[0].t, MS(114));
+	KUNIT_EXPECT_EQ(test, q[0].b, MS(3));
+
+	/* an overrun of 0.5 ms delays the next chunk by as much, once */
+	rbs_ss_charge(&ss, US(3500), US(117500));
+	KUNIT_EXPECT_EQ(test, q[0].t, US(124500));
+	KUNIT_EXPECT_EQ(test, ss.usage, US(500));
+	rbs_ss_charge(&ss, US(100), US(117600));
+	KUNIT_EXPECT_EQ(test, q[0].t, US(124600));
+	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, US(124600)),
+			(s64)(MS(3) - US(600)));
+	rbs_test_check(test, &ss);
+}
+
+/* A full queue: what the server ran joins the last chunk, none is lost. */
+static void rbs_test_full(struct kunit *test)
+{
+	struct rbs_repl q[2];
+	struct rbs_ss ss;
+
+	rbs_ss_init(&ss, MS(4), MS(10), q, ARRAY_SIZE(q), 0);
+	rbs_ss_charge(&ss, MS(1), MS(1));
+	KUNIT_EXPECT_FALSE(test, rbs_ss_split(&ss, MS(1)));
+	KUNIT_EXPECT_TRUE(test, rbs_ss_unblock(&ss, MS(5)));
+	rbs_ss_charge(&ss, MS(1), MS(6));
+	/* q holds (5 ms, 3 ms) and (10 ms, 1 ms): full */
+	KUNIT_EXPECT_TRUE(test, rbs_ss_split(&ss, MS(6)));
+	KUNIT_EXPECT_EQ(test, ss.len, 2U);
+	KUNIT_EXPECT_EQ(test, q[0].t, MS(5));
+	KUNIT_EXPECT_EQ(test, q[0].b, MS(2));
+	KUNIT_EXPECT_EQ(test, q[1].t, MS(15));
+	KUNIT_EXPECT_EQ(test, q[1].b, MS(2));
+	/* the 2 ms left stay usable now (Quest would hold them to 10 ms) */
+	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, MS(6)), (s64)MS(2));
+	rbs_test_check(test, &ss);
+}
+
+struct rbs_run {
+	u64	start;
+	u64	end;
+};
+
+/* The first run that ends after @t. */
+static unsigned int rbs_test_find(const struct rbs_run *run, unsigned int n,
+				  u64 t)
+{
+	unsigned int lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (run[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Service in [@a, @a + @len), from the prefix sums @sum of @run. */
+static u64 rbs_test_service(const struct rbs_run *run, const u64 *sum,
+			    unsigned int n, u64 a, u64 len)
+{
+	unsigned int i = rbs_test_find(run, n, a), j;
+	u64 b = a + len, s;
+
+	j = rbs_test_find(run, n, b);
+	if (i == j)	/* no run ends in the window; run i may span it */
+		return i < n && run[i].start < b ?
+		       b - max(run[i].start, a) : 0;
+	/* runs i .. j - 1 end in the window; run j may start in it */
+	s = sum[j] - sum[i];
+	if (run[i].start < a)
+		s -= a - run[i].start;
+	if (j < n && run[j].start < b)
+		s += b - run[j].start;
+	return s;
+}
+
+/*
+ * The most service in any window of @len, over the windows that start at
+ * a run's start or end at a run's end, where the most is found.
+ */
+static u64 rbs_test_max_window(struct kunit *test, const struct rbs_run *run,
+			       unsigned int n, u64 len)
+{
+	u64 *sum, best = 0, s;
+	unsigned int i;
+
+	sum = kunit_kmalloc_array(test, n + 1, sizeof(*sum), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sum);
+	sum[0] = 0;
+	for (i = 0; i < n; i++)
+		sum[i + 1] = sum[i] + run[i].end - run[i].start;
+	for (i = 0; i < n; i++) {
+		s = rbs_test_service(run, sum, n, run[i].start, len);
+		best = max(best, s);
+		if (run[i].end >= len) {
+			s = rbs_test_service(run, sum, n, run[i].end - len, len);
+			best = max(best, s);
+		}
+	}
+	return best;
+}
+
+static u64 rbs_test_rand(struct rnd_state *rnd, u64 lo, u64 hi)
+{
+	return lo + prandom_u32_state(rnd) % (u32)(hi - lo + 1);
+}
+
+/* The next chunk's time after @now, or @now. */
+static u64 rbs_test_next(const struct rbs_ss *ss, u64 now)
+{
+	unsigned int i;
+
+	for (i = 0; i < ss->len; i++)
+		if (ss->q[i].t > now)
+			return ss->q[i].t;
+	return now;
+}
+
+/*
+ * @periods periods of C every T with a queue of @max chunks, alone on the
+ * CPU; each time its capacity runs out it runs up to @late more. Returns
+ * the most service in any window of T; *@full counts full-queue merges.
+ */
+static u64 rbs_test_run(struct kunit *test, u64 C, u64 T, unsigned int max,
+			u64 late, unsigned int periods, u32 seed,
+			unsigned int *full)
+{
+	unsigned int n = 0, cap_runs = periods * 64;
+	struct rbs_repl *q;
+	struct rbs_run *run;
+	struct rnd_state rnd;
+	u64 now = 0, want, d, end = (u64)periods * T;
+	bool runnable = true;
+	struct rbs_ss ss;
+	s64 cap;
+
+	q = kunit_kmalloc_array(test, max, sizeof(*q), GFP_KERNEL);
+	run = kunit_kmalloc_array(test, cap_runs, sizeof(*run), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_ASSERT_NOT_NULL(test, run);
+	prandom_seed_state(&rnd, seed);
+	rbs_ss_init(&ss, C, T, q, max, now);
+	want = C;
+	while (now < end && n < cap_runs) {
+		if (!runnable) {
+			switch (prandom_u32_state(&rnd) % 4) {
+			case 0:		/* just after a chunk comes due */
+				now = rbs_test_next(&ss, now) +
+				      rbs_test_rand(&rnd, 0, US(20));
+				break;
+			case 1:		/* a short sleep */
+				now += rbs_test_rand(&rnd, 1, US(100));
+				break;
+			case 2:
+				now += rbs_test_rand(&rnd, 1, T);
+				break;
+			default:
+				now += rbs_test_rand(&rnd, T, 3 * T);
+			}
+			runnable = true;
+			if (!rbs_ss_unblock(&ss, now)) {
+				KUNIT_ASSERT_GT(test, ss.q[0].t, now);
+				now = ss.q[0].t;
+			}
+			cap = rbs_ss_capacity(&ss, now);
+			switch (prandom_u32_state(&rnd) % 4) {
+			case 0:		/* blocks just before it runs out */
+				want = cap > US(30) ?
+				       cap - rbs_test_rand(&rnd, 1, US(20)) :
+				       rbs_test_rand(&rnd, 1, US(50));
+				break;
+			case 1:
+				want = rbs_test_rand(&rnd, US(10), C);
+				break;
+			case 2:		/* hogs */
+				want = rbs_test_rand(&rnd, 2 * C, 5 * C);
+				break;
+			default:
+				want = rbs_test_rand(&rnd, 1, US(50));
+			}
+			rbs_test_check(test, &ss);
+			continue;
+		}
+		cap = rbs_ss_capacity(&ss, now);
+		if (cap <= 0) {
+			/* out of capacity: it waits for the head chunk */
+			KUNIT_ASSERT_GT(test, ss.q[0].t, now);
+			now = ss.q[0].t;
+			continue;
+		}
+		d = min_t(u64, cap, want);
+		if (d == cap && late)
+			d += rbs_test_rand(&rnd, 0, late);
+		run[n].start = now;
+		now += d;
+		run[n++].end = now;
+		want -= min(d, want);
+		rbs_ss_charge(&ss, d, now);
+		rbs_test_check(test, &ss);
+		if (!want) {
+			runnable = false;
+			*full += rbs_ss_split(&ss, now);
+			rbs_test_check(test, &ss);
+		}
+	}
+	KUNIT_EXPECT_GE(test, now, end);
+	return rbs_test_max_window(test, run, n, T);
+}
+
+/* In every window of length T the server runs at most C. */
+static void rbs_test_window(struct kunit *test)
+{
+	static const struct {
+		u64		C, T;
+		unsigned int	max;
+	} cfg[] = {
+		{ MS(3), MS(10), 32 },
+		{ MS(3), MS(10), 4 },
+		{ MS(3), MS(10), 2 },
+		{ US(50), MS(1), 32 },
+		{ MS(30), MS(40), 4 },
+	};
+	unsigned int i, full;
+	u64 most;
+
+	for (i = 0; i < ARRAY_SIZE(cfg); i++) {
+		full = 0;
+		most = rbs_test_run(test, cfg[i].C, cfg[i].T, cfg[i].max, 0,
+				    2000, 1000 + i, &full);
+		kunit_info(test, "C %llu T %llu queue %u: most in a window %llu, %u full-queue merges\n",
+			   cfg[i].C, cfg[i].T, cfg[i].max, most, full);
+		KUNIT_EXPECT_LE(test, most, cfg[i].C);
+		if (cfg[i].max <= 4)
+			KUNIT_EXPECT_GT(test, full, 0U);
+	}
+}
+
+/* Overruns of up to 50 us: at most C plus one overrun in a window. */
+static void rbs_test_overrun(struct kunit *test)
+{
+	unsigned int full = 0;
+	u64 most;
+
+	most = rbs_test_run(test, MS(3), MS(10), 8, US(50), 2000, 7, &full);
+	kunit_info(test, "overruns up to 50 us: most in a window %llu\n", most);
+	KUNIT_EXPECT_LE(test, most, MS(3) + US(50));
+}
+
+/*
+ * A server that never blocks, run whenever it has capacity in slices of
+ * 700 us (stopped when its capacity runs out) and blocked by nothing
+ * else: over P periods it gets at least (P - 1) C, as a periodic server
+ * would, and at most P C. A split of a fresh burst leaves its capacity
+ * where it was.
+ */
+static void rbs_test_hog(struct kunit *test)
+{
+	const u64 C = MS(3), T = MS(10), P = 200;
+	struct rbs_repl q[8];
+	u64 now = 0, served = 0;
+	struct rbs_ss ss;
+	s64 cap;
+
+	rbs_ss_init(&ss, C, T, q, ARRAY_SIZE(q), now);
+	while (now < P * T) {
+		cap = rbs_ss_capacity(&ss, now);
+		if (cap <= 0) {
+			now = q[0].t;
+			continue;
+		}
+		cap = min_t(s64, cap, US(700));
+		now += cap;
+		served += cap;
+		rbs_ss_charge(&ss, cap, now);
+		rbs_test_check(test, &ss);
+	}
+	kunit_info(test, "hog: %llu of %llu periods' budget\n", served, P * C);
+	KUNIT_EXPECT_GE(test, served, (P - 1) * C);
+	KUNIT_EXPECT_LE(test, served, P * C);
+
+	/* blocks after 1 ms of a fresh chunk and wakes at once */
+	rbs_ss_init(&ss, C, T, q, ARRAY_SIZE(q), 0);
+	rbs_ss_charge(&ss, MS(1), MS(1));
+	cap = rbs_ss_capacity(&ss, MS(1));
+	rbs_ss_split(&ss, MS(1));
+	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, MS(1)), cap);
+	KUNIT_EXPECT_TRUE(test, rbs_ss_unblock(&ss, MS(1)));
+	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, MS(1)), cap);
+	rbs_test_check(test, &ss);
+}
+
+/*
+ * An I/O server of utilisation @U working for one Main reservation of
+ * period @T, alone on the CPU, for @periods periods of bursts and sleeps
+ * at random. Returns the most service in any window of T.
+ */
+static u64 rbs_test_pibs_run(struct kunit *test, u64 U, u64 T,
+			     unsigned int periods, u32 seed)
+{
+	unsigned int n = 0, cap_runs = periods * 64;
+	u64 now = 0, want = 0, d, end = (u64)periods * T;
+	struct rnd_state rnd;
+	struct rbs_pibs io;
+	struct rbs_run *run;
+	bool runnable = false;
+
+	run = kunit_kmalloc_array(test, cap_runs, sizeof(*run), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, run);
+	prandom_seed_state(&rnd, seed);
+	rbs_pibs_init(&io, U, T, now);
+	while (now < end && n < cap_runs) {
+		if (!runnable) {
+			switch (prandom_u32_state(&rnd) % 3) {
+			case 0:		/* at its replenishment */
+				if (io.r_valid && io.r_t > now)
+					now = io.r_t;
+				break;
+			case 1:
+				now += rbs_test_rand(&rnd, 1, US(100));
+				break;
+			default:
+				now += rbs_test_rand(&rnd, 1, 2 * T);
+			}
+			rbs_pibs_request(&io, T, now, false, false);
+			want = prandom_u32_state(&rnd) % 2 ?
+			       rbs_test_rand(&rnd, 1, rbs_pibs_cmax(&io)) :
+			       rbs_test_rand(&rnd, 1, 4 * rbs_pibs_cmax(&io));
+			runnable = true;
+			continue;
+		}
+		rbs_pibs_update(&io, now);
+		KUNIT_ASSERT_LE(test, io.b, rbs_pibs_cmax(&io));
+		if (!io.b) {
+			/* out of budget: it waits for its replenishment */
+			KUNIT_ASSERT_TRUE(test, io.r_valid);
+			KUNIT_ASSERT_GT(test, io.r_t, now);
+			now = io.r_t;
+			continue;
+		}
+		d = min(io.b, want);
+		run[n].start = now;
+		now += d;
+		run[n++].end = now;
+		want -= d;
+		rbs_pibs_charge(&io, d, !want);
+		if (!want)
+			runnable = false;
+	}
+	KUNIT_EXPECT_GE(test, now, end);
+	return rbs_test_max_window(test, run, n, T);
+}
+
+/*
+ * An I/O server serves at most (2 - U) U T in any window of its period
+ * T (Quest, equation 3), the term inequality 1 counts it with; with U
+ * itself over many periods.
+ */
+static void rbs_test_pibs(struct kunit *test)
+{
+	static const struct {
+		u64	U;
+		u64	T;
+	} cfg[] = {
+		{ BW_UNIT / 2, MS(4) },
+		{ BW_UNIT / 10, MS(20) },
+		{ BW_UNIT * 9 / 10, MS(10) },
+		{ BW_UNIT / 100, MS(100) },
+	};
+	unsigned int i;
+	u64 most, bound;
+
+	for (i = 0; i < ARRAY_SIZE(cfg); i++) {
+		most = rbs_test_pibs_run(test, cfg[i].U, cfg[i].T, 2000, 77 + i);
+		bound = (rbs_io_load(cfg[i].U) * cfg[i].T) >> BW_SHIFT;
+		kunit_info(test, "U %llu/%u T %llu: most in a window %llu, bound (2 - U) U T %llu\n",
+			   cfg[i].U, BW_UNIT, cfg[i].T, most, bound);
+		/* the bound's rounding: a few ns */
+		KUNIT_EXPECT_LE(test, most, bound + 4);
+	}
+}
+
+/*
+ * Algorithm 10's period inheritance, step by step: a busy server takes a
+ * shorter period, not a longer one, and its budget and pending
+ * replenishment shrink to the new Cmax; an idle one takes any period.
+ */
+static void rbs_test_pibs_inherit(struct kunit *test)
+{
+	struct rbs_pibs io;
+
+	rbs_pibs_init(&io, BW_UNIT / 2, MS(20), 0);
+	rbs_pibs_request(&io, MS(20), 0, false, false);
+	rbs_pibs_update(&io, 0);
+	KUNIT_EXPECT_EQ(test, io.b, MS(10));
+
+	/* busy with 10 ms of budget: a 40 ms requester changes nothing */
+	rbs_pibs_request(&io, MS(40), 0, true, true);
+	KUNIT_EXPECT_EQ(test, io.T, MS(20));
+	KUNIT_EXPECT_EQ(test, io.b, MS(10));
+
+	/* a 4 ms one after 1 ms: Cmax 2 ms, the budget shrinks to it */
+	rbs_pibs_charge(&io, MS(1), false);
+	rbs_pibs_request(&io, MS(4), MS(1), true, true);
+	KUNIT_EXPECT_EQ(test, io.T, MS(4));
+	KUNIT_EXPECT_EQ(test, io.b, MS(2));
+
+	/*
+	 * It blocks after 2 ms more: 3 ms over U, eligible at 6 ms, with a
+	 * replenishment of Cmax then.
+	 */
+	rbs_pibs_charge(&io, MS(2), true);
+	KUNIT_EXPECT_EQ(test, io.e, MS(6));
+	KUNIT_EXPECT_EQ(test, io.b, 0ULL);
+	KUNIT_EXPECT_TRUE(test, io.r_valid);
+	KUNIT_EXPECT_EQ(test, io.r_t, MS(6));
+	KUNIT_EXPECT_EQ(test, io.r_b, MS(2));
+
+	/* a 2 ms requester before then: the replenishment shrinks too */
+	rbs_pibs_request(&io, MS(2), MS(3), true, false);
+	KUNIT_EXPECT_EQ(test, io.T, MS(2));
+	KUNIT_EXPECT_EQ(test, io.r_b, MS(1));
+	KUNIT_EXPECT_EQ(test, io.e, MS(6));
+
+	/* idle at 10 ms, a 40 ms requester: its period and Cmax, from now */
+	rbs_pibs_request(&io, MS(40), MS(10), false, false);
+	KUNIT_EXPECT_EQ(test, io.T, MS(40));
+	KUNIT_EXPECT_EQ(test, io.e, MS(10));
+	rbs_pibs_update(&io, MS(10));
+	KUNIT_EXPECT_EQ(test, io.b, MS(20));
+}
+
+/* The Liu and Layland bound and the I/O servers' term of inequality 1. */
+static void rbs_test_admission(struct kunit *test)
+{
+	unsigned int n;
+
+	KUNIT_EXPECT_EQ(test, rbs_ll_bound(0), (u64)BW_UNIT);
+	KUNIT_EXPECT_EQ(test, rbs_ll_bound(1), (u64)BW_UNIT);
+	/* 2 (sqrt 2 - 1) = 0.8284 */
+	KUNIT_EXPECT_EQ(test, rbs_ll_bound(2), 868668ULL);
+	for (n = 2; n <= 40; n++) {
+		KUNIT_EXPECT_LE(test, rbs_ll_bound(n), rbs_ll_bound(n - 1));
+		KUNIT_EXPECT_GE(test, rbs_ll_bound(n), (u64)RBS_LL_LIMIT);
+	}
+	KUNIT_EXPECT_EQ(test, rbs_io_load(0), 0ULL);
+	KUNIT_EXPECT_EQ(test, rbs_io_load(BW_UNIT / 2), (u64)BW_UNIT * 3 / 4);
+	KUNIT_EXPECT_EQ(test, rbs_io_load(BW_UNIT), (u64)BW_UNIT);
+	/* 1%: 1.99% */
+	KUNIT_EXPECT_EQ(test, rbs_io_load(BW_UNIT / 100),
+			((2ULL * BW_UNIT - BW_UNIT / 100) * (BW_UNIT / 100)) >>
+			BW_SHIFT);
+}
+
+static struct kunit_case rbs_test_cases[] = {
+	KUNIT_CASE(rbs_test_steps),
+	KUNIT_CASE(rbs_test_full),
+	KUNIT_CASE(rbs_test_window),
+	KUNIT_CASE(rbs_test_overrun),
+	KUNIT_CASE(rbs_test_hog),
+	KUNIT_CASE(rbs_test_pibs),
+	KUNIT_CASE(rbs_test_pibs_inherit),
+	KUNIT_CASE(rbs_test_admission),
+	{}
+};
+
+static struct kunit_suite rbs_test_suite = {
+	.name		= "rbs",
+	.test_cases	= rbs_test_cases,
+};
+
+kunit_test_suite(rbs_test_suite);
