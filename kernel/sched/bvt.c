@@ -642,6 +642,76 @@ static bool bvt_should_switch(struct sched_bvt_entity *curr,
 	       !ms_before(curr->evt, first->evt + bvt_c_vtime(curr));
 }
 
+/*
+ * bvt_rival - the entity of @bs that would displace @curr: the lowest E
+ * other than @curr's own, or NULL when @curr is alone at its level.
+ */
+static struct sched_bvt_entity *bvt_rival(struct bvt_sched *bs,
+					  struct sched_bvt_entity *curr)
+{
+	struct sched_bvt_entity *first = bvt_first(bs);
+	struct rb_node *n;
+
+	if (first != curr)
+		return first;
+	n = rb_next(&curr->evt_node);
+	return n ? rb_entry(n, struct sched_bvt_entity, evt_node) : NULL;
+}
+
+/*
+ * bvt_switch_left - the run time after which @rival displaces @curr
+ *
+ * bvt_should_switch() holds once @curr's E has grown to @rival's plus C
+ * in @curr's virtual time; @curr's E grows by 1024 / weight per ns of run
+ * time, in whole mcu when one is set. U64_MAX when there is no @rival.
+ */
+static u64 bvt_switch_left(struct sched_bvt_entity *curr,
+			   struct sched_bvt_entity *rival)
+{
+	u32 mcu = READ_ONCE(sysctl_sched_bvt_mcu);
+	s64 vleft;
+	u64 left;
+
+	if (!curr || !rival)
+		return U64_MAX;
+	vleft = (s64)(rival->evt + bvt_c_vtime(curr) - curr->evt);
+	if (vleft <= 0)
+		return 0;
+	left = mul_u64_u32_div(vleft, curr->weight, BVT_WEIGHT_UNIT);
+	if (mcu)
+		left = DIV_ROUND_UP_ULL(left + curr->uncharged, mcu) * mcu -
+		       curr->uncharged;
+	return left;
+}
+
+/*
+ * bvt_hrtick - with the HRTICK feature, switch on time rather than at
+ * the tick after it: arm the rq's hrtick for the run time after which
+ * another entity of @p's level, or of level 0 for @p's aggregate, is C
+ * ahead of it. The hrtick calls task_tick_bvt(), which charges @p and
+ * reschedules. A warped stretch ends at L by the warp timer, and a
+ * waking thread is looked at by wakeup_preempt_bvt(), which calls this
+ * again when the thread does not preempt.
+ */
+static void bvt_hrtick(struct rq *rq, struct task_struct *p)
+{
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
+	struct sched_bvt_entity *se = bvt_se(p), *top = se;
+	u64 left;
+
+	if (!hrtick_enabled_fair(rq) || !se->on_rq)
+		return;
+	if (se->level == BVT_LEVEL_BE) {
+		top = &bvt_rq->be;
+		left = bvt_switch_left(se, bvt_rival(&bvt_rq->level[BVT_LEVEL_BE], se));
+	} else {
+		left = U64_MAX;
+	}
+	left = min(left, bvt_switch_left(top, bvt_rival(&bvt_rq->level[BVT_LEVEL_RE], top)));
+	if (left != U64_MAX)
+		hrtick_start(rq, left);
+}
+
 /* Lowest E of a level, unless the running entity is still within C. */
 static struct sched_bvt_entity *bvt_choose(struct bvt_sched *bs,
 					   struct sched_bvt_entity *curr,
@@ -897,6 +967,7 @@ static void set_next_task_bvt(struct rq *rq, struct task_struct *p, bool first)
 	bvt_arm_warp_timer(rq, p);
 	if (first)
 		ms_queue_push(&bvt_balancer, rq);
+	bvt_hrtick(rq, p);
 }
 
 /*
@@ -916,11 +987,20 @@ static void bvt_rewarp_curr(struct rq *rq, struct task_struct *p)
 		resched_curr(rq);
 }
 
+/*
+ * @queued: the hrtick. The tick re-arms it for a thread that keeps the
+ * CPU, which gets no ->set_next_task(); an hrtick that fired before the
+ * task clock reached the switch is re-armed for the rest.
+ */
 static void task_tick_bvt(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_bvt(rq);
 	bvt_rewarp_curr(rq, p);
-	ms_trigger_push(&bvt_balancer, rq);
+	if (!test_tsk_need_resched(p) &&
+	    (queued || !hrtimer_active(&rq->hrtick_timer)))
+		bvt_hrtick(rq, p);
+	if (!queued)
+		ms_trigger_push(&bvt_balancer, rq);
 }
 
 /* The level at which @a and @b compete: themselves, or their aggregate. */
@@ -954,6 +1034,9 @@ static void wakeup_preempt_bvt(struct rq *rq, struct task_struct *p, int flags)
 				   bvt_should_switch(b, a))) {
 		bvt_rq_of(rq)->skip_c = true;
 		resched_curr(rq);
+	} else if (curr->sched_class == &bvt_sched_class) {
+		/* it may displace the running thread before the tick */
+		bvt_hrtick(rq, curr);
 	}
 }
 
