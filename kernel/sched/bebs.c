@@ -1071,12 +1071,14 @@ static void put_prev_task_bebs(struct rq *rq, struct task_struct *p,
 			       struct task_struct *next)
 {
 	update_curr_bebs(rq);
+	ms_update_util(rq, true);
 	hrtimer_try_to_cancel(&bebs_rq_of(rq)->budget_timer);
 }
 
 static void set_next_task_bebs(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq_clock_task(rq);
+	ms_update_util(rq, false);
 	/* where its slice starts, for bebs_keep() */
 	p->se.prev_sum_exec_runtime = p->se.sum_exec_runtime;
 	bebs_arm_budget(rq, bebs_se(p));
@@ -1088,6 +1090,7 @@ static void task_tick_bebs(struct rq *rq, struct task_struct *p, int queued)
 {
 	bebs_update_u_be(bebs_rq_of(rq));
 	update_curr_bebs(rq);
+	ms_tick_util(rq);
 	ms_trigger_push(&bebs_balancer, rq);
 	/* a periodic task away from its reservation's CPU goes back */
 	if (bebs_se(p)->periodic && READ_ONCE(p->ms.run.resv_bw) &&

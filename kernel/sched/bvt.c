@@ -951,6 +951,7 @@ static void put_prev_task_bvt(struct rq *rq, struct task_struct *p,
 		       bvt_se(next)->level == BVT_LEVEL_BE;
 
 	__update_curr_bvt(rq, true, !be_next);
+	ms_update_util(rq, true);
 	bvt_rq_of(rq)->warp_task = NULL;
 	hrtimer_try_to_cancel(&bvt_rq_of(rq)->warp_timer);
 }
@@ -960,6 +961,7 @@ static void set_next_task_bvt(struct rq *rq, struct task_struct *p, bool first)
 	struct sched_bvt_entity *se = bvt_se(p);
 
 	p->se.exec_start = rq_clock_task(rq);
+	ms_update_util(rq, false);
 	if (se->migrated) {
 		se->migrated = 0;
 		bvt_requeue(bvt_level(rq, se), se);
@@ -995,6 +997,7 @@ static void bvt_rewarp_curr(struct rq *rq, struct task_struct *p)
 static void task_tick_bvt(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_bvt(rq);
+	ms_tick_util(rq);
 	bvt_rewarp_curr(rq, p);
 	if (!test_tsk_need_resched(p) &&
 	    (queued || !hrtimer_active(&rq->hrtick_timer)))

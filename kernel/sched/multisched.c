@@ -36,6 +36,7 @@
 #include <linux/sched/task.h>
 
 #include "sched.h"
+#include "pelt.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/multisched.h>
@@ -1097,6 +1098,59 @@ bool ms_can_stop_tick(struct rq *rq)
 			return false;
 	}
 	return true;
+}
+
+/**
+ * ms_is_class - is @class one of the multisched classes?
+ * @class:	a scheduling class
+ *
+ * For update_other_load_avgs(), whose periodic update of the RT
+ * utilisation counts the time since the last one as running when the
+ * running task's class is RT or one of these (ms_update_util()).
+ */
+bool ms_is_class(const struct sched_class *class)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
+		if (ms_classes[i]->class == class)
+			return true;
+	return false;
+}
+
+/**
+ * ms_update_util - count the multisched classes' run time in the CPU's
+ * utilisation
+ * @rq:		the runqueue, locked, its clock updated
+ * @running:	whether a task of a multisched class ran since the last update
+ *
+ * The classes run above fair, as the RT classes do, and their run time
+ * goes into the RT utilisation signal, rq->avg_rt, fed the way rt.c feeds
+ * it: running from ->put_prev_task() and ->task_tick(), not running from
+ * ->set_next_task() (what ran before was another class's task, or was
+ * counted by its ->put_prev_task()). Fair then sees the capacity the
+ * classes leave it (scale_rt_capacity(): a fair task alone on a CPU they
+ * saturate is moved to a CPU with more, by the active balance of
+ * check_cpu_capacity()), and schedutil the frequency they need
+ * (effective_cpu_util() adds avg_rt); ms_tick_util() kicks it.
+ */
+void ms_update_util(struct rq *rq, bool running)
+{
+	lockdep_assert_rq_held(rq);
+	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, running);
+}
+
+/**
+ * ms_tick_util - ms_update_util() from a class's ->task_tick()
+ * @rq:		the runqueue, locked, its clock updated
+ *
+ * Also tells cpufreq, as fair does from its tick through
+ * update_load_avg(): schedutil reads the utilisation at its own rate.
+ */
+void ms_tick_util(struct rq *rq)
+{
+	ms_update_util(rq, true);
+	cpufreq_update_util(rq, 0);
 }
 
 void ms_proc_u64(struct seq_file *m, const char *name, u64 v)

@@ -294,6 +294,9 @@ bool ms_cpu_reserved(int cpu);
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw);
 bool ms_below_runnable(struct rq *rq, const struct sched_class *class);
 bool ms_can_stop_tick(struct rq *rq);
+bool ms_is_class(const struct sched_class *class);
+void ms_update_util(struct rq *rq, bool running);
+void ms_tick_util(struct rq *rq);
 int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr);
 void ms_place(struct task_struct *p);
 void ms_release(struct task_struct *p);
@@ -372,6 +375,10 @@ static inline int ms_admit(struct task_struct *p, int policy,
 
 static inline void ms_place(struct task_struct *p) { }
 static inline bool ms_can_stop_tick(struct rq *rq) { return true; }
+static inline bool ms_is_class(const struct sched_class *class)
+{
+	return false;
+}
 
 static inline int ms_check_affinity(struct task_struct *p,
 				    const struct cpumask *mask)

@@ -718,6 +718,7 @@ static void put_prev_task_vtrr(struct rq *rq, struct task_struct *p,
 			       struct task_struct *next)
 {
 	update_curr_vtrr(rq);
+	ms_update_util(rq, true);
 }
 
 static void set_next_task_vtrr(struct rq *rq, struct task_struct *p, bool first)
@@ -725,6 +726,7 @@ static void set_next_task_vtrr(struct rq *rq, struct task_struct *p, bool first)
 	struct vtrr_rq *vrq = vtrr_rq_of(rq);
 
 	p->se.exec_start = rq_clock_task(rq);
+	ms_update_util(rq, false);
 	/*
 	 * Picked, or put back after a change: the scan goes on from it. Not
 	 * if it is off the queue: the core puts back a task that is blocking
@@ -746,6 +748,7 @@ static void set_next_task_vtrr(struct rq *rq, struct task_struct *p, bool first)
 static void task_tick_vtrr(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_vtrr(rq);
+	ms_tick_util(rq);
 	if (vtrr_rq_of(rq)->quantum_done)
 		resched_curr(rq);
 	else if (queued || !hrtimer_active(&rq->hrtick_timer))
