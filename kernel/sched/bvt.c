@@ -659,29 +659,48 @@ static struct sched_bvt_entity *bvt_rival(struct bvt_sched *bs,
 }
 
 /*
+ * bvt_run_left - the run time after which a thread at E @evt, with
+ * @uncharged ns not yet charged to its A, is @vleft of virtual time
+ * further on, at @weight and an mcu of @mcu (0 for exact nanoseconds)
+ *
+ * A grows by bvt_vtime() of what bvt_mcu_round() charges: whole mcu,
+ * counting @uncharged. Rounded up, so that the thread is there, not a
+ * nanosecond short, when the time has run. For bvt_switch_left().
+ */
+static inline u64 bvt_run_left(u64 vleft, u32 weight, u64 uncharged, u32 mcu)
+{
+	u64 left;
+
+	/* bvt_vtime()'s inverse, rounded up */
+	left = mul_u64_u32_div(vleft, weight, BVT_WEIGHT_UNIT);
+	if (bvt_vtime(left, weight) < vleft)
+		left++;
+	if (!mcu)
+		return left;
+	left = max_t(u64, DIV_ROUND_UP_ULL(left, mcu) * mcu, mcu);
+	return left > uncharged ? left - uncharged : 0;
+}
+
+/*
  * bvt_switch_left - the run time after which @rival displaces @curr
  *
  * bvt_should_switch() holds once @curr's E has grown to @rival's plus C
- * in @curr's virtual time; @curr's E grows by 1024 / weight per ns of run
- * time, in whole mcu when one is set. U64_MAX when there is no @rival.
+ * in @curr's virtual time. U64_MAX when there is no @rival; at most a
+ * second, after which the hrtick only looks again.
  */
 static u64 bvt_switch_left(struct sched_bvt_entity *curr,
 			   struct sched_bvt_entity *rival)
 {
-	u32 mcu = READ_ONCE(sysctl_sched_bvt_mcu);
 	s64 vleft;
-	u64 left;
 
 	if (!curr || !rival)
 		return U64_MAX;
 	vleft = (s64)(rival->evt + bvt_c_vtime(curr) - curr->evt);
 	if (vleft <= 0)
 		return 0;
-	left = mul_u64_u32_div(vleft, curr->weight, BVT_WEIGHT_UNIT);
-	if (mcu)
-		left = DIV_ROUND_UP_ULL(left + curr->uncharged, mcu) * mcu -
-		       curr->uncharged;
-	return left;
+	return min_t(u64, NSEC_PER_SEC,
+		     bvt_run_left(vleft, curr->weight, curr->uncharged,
+				  READ_ONCE(sysctl_sched_bvt_mcu)));
 }
 
 /*
@@ -709,7 +728,7 @@ static void bvt_hrtick(struct rq *rq, struct task_struct *p)
 	}
 	left = min(left, bvt_switch_left(top, bvt_rival(&bvt_rq->level[BVT_LEVEL_RE], top)));
 	if (left != U64_MAX)
-		hrtick_start(rq, left);
+		ms_hrtick_start(rq, left);
 }
 
 /* Lowest E of a level, unless the running entity is still within C. */
@@ -759,7 +778,14 @@ static enum hrtimer_restart bvt_warp_timer(struct hrtimer *timer)
 		bvt_rq->warp_task = NULL;
 		update_curr_bvt(rq);
 		bvt_arm_warp_timer(rq, curr);
-		resched_curr(rq);
+		/*
+		 * A thread still first keeps the CPU without a switch, and
+		 * so without a ->set_next_task() to arm the hrtick for it.
+		 */
+		if (bvt_pick(rq, true) != curr)
+			resched_curr(rq);
+		else
+			bvt_hrtick(rq, curr);
 	}
 	rq_unlock(rq, &rf);
 
@@ -1000,7 +1026,7 @@ static void task_tick_bvt(struct rq *rq, struct task_struct *p, int queued)
 	ms_tick_util(rq);
 	bvt_rewarp_curr(rq, p);
 	if (!test_tsk_need_resched(p) &&
-	    (queued || !hrtimer_active(&rq->hrtick_timer)))
+	    (queued || !ms_hrtick_armed(rq)))
 		bvt_hrtick(rq, p);
 	if (!queued)
 		ms_trigger_push(&bvt_balancer, rq);

@@ -54,6 +54,48 @@ static void bvt_test_wakeup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bvt_wakeup_avt(svt + 7, svt, 500, true), svt - 500);
 }
 
+/*
+ * bvt_run_left() is the least run time after which A has moved @vleft:
+ * what bvt_mcu_round() then charges, through bvt_vtime(), reaches
+ * @vleft, and a nanosecond less does not.
+ */
+static void bvt_test_run_left(struct kunit *test)
+{
+	static const u32 weights[] = { 1, 512, 1024, 3000, 100000 };
+	static const u32 mcus[] = { 0, 1000, 100000, 1000000 };
+	static const u64 vlefts[] = { 1, 999, 1000, 250000, 1500000, 7777777 };
+	int i, w, m, v;
+
+	for (i = 0; i < ARRAY_SIZE(weights) * ARRAY_SIZE(mcus) *
+			ARRAY_SIZE(vlefts) * 4; i++) {
+		u32 weight = weights[i % ARRAY_SIZE(weights)];
+		u32 mcu = mcus[(i / ARRAY_SIZE(weights)) % ARRAY_SIZE(mcus)];
+		u64 vleft, uncharged, t, rest;
+
+		w = i / (ARRAY_SIZE(weights) * ARRAY_SIZE(mcus));
+		v = w % ARRAY_SIZE(vlefts);
+		m = w / ARRAY_SIZE(vlefts);	/* 0..3: a quarter of an mcu each */
+		vleft = vlefts[v];
+		uncharged = mcu ? (u64)mcu * m / 4 : 0;
+		if (mcu && m == 3)
+			uncharged = mcu - 1;
+		t = bvt_run_left(vleft, weight, uncharged, mcu);
+
+		rest = uncharged + t;
+		KUNIT_EXPECT_GE(test, bvt_vtime(bvt_mcu_round(&rest, mcu, false), weight),
+				vleft);
+		if (!t)
+			continue;
+		rest = uncharged + t - 1;
+		KUNIT_EXPECT_LT(test, bvt_vtime(bvt_mcu_round(&rest, mcu, false), weight),
+				vleft);
+	}
+	/* the double count of the first version: 1.3 ms, not 2.3 ms */
+	KUNIT_EXPECT_EQ(test, bvt_run_left(1500000, 1024, 700000, 1000000), 1300000ULL);
+	/* an mcu made smaller than what is uncharged: at once */
+	KUNIT_EXPECT_EQ(test, bvt_run_left(1000, 1024, 5000, 1000), 0ULL);
+}
+
 /* BVT's per-CPU state, kept in bvt.c rather than in struct rq. */
 static void bvt_test_sizes(struct kunit *test)
 {
@@ -66,6 +108,7 @@ static struct kunit_case bvt_test_cases[] = {
 	KUNIT_CASE(bvt_test_sizes),
 	KUNIT_CASE(bvt_test_mcu),
 	KUNIT_CASE(bvt_test_wakeup),
+	KUNIT_CASE(bvt_test_run_left),
 	{}
 };
 

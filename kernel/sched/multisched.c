@@ -1106,7 +1106,9 @@ bool ms_can_stop_tick(struct rq *rq)
  *
  * For update_other_load_avgs(), whose periodic update of the RT
  * utilisation counts the time since the last one as running when the
- * running task's class is RT or one of these (ms_update_util()).
+ * running task's class is RT or one of these (ms_update_util()). RBS,
+ * above RT, takes no tasks yet; when it does, its reservations may
+ * rather count as deadline's (avg_dl), as SCHED_DEADLINE's do.
  */
 bool ms_is_class(const struct sched_class *class)
 {

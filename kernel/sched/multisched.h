@@ -268,6 +268,21 @@ do {								\
 		dl_server_update(__se, delta);			\
 } while (0)
 
+/*
+ * The runqueue's hrtick, for a class that ends a turn with it when
+ * hrtick_enabled_fair() (the HRTICK feature) says so: ms_hrtick_start()
+ * arms it, ms_hrtick_armed() tells whether it is armed. Without
+ * CONFIG_SCHED_HRTICK there is none, and the tick ends the turn. Macros,
+ * since struct rq is not complete here.
+ */
+#ifdef CONFIG_SCHED_HRTICK
+#define ms_hrtick_start(rq, delay)	hrtick_start(rq, delay)
+#define ms_hrtick_armed(rq)		hrtimer_active(&(rq)->hrtick_timer)
+#else
+#define ms_hrtick_start(rq, delay)	do { (void)(rq); (void)(delay); } while (0)
+#define ms_hrtick_armed(rq)		({ (void)(rq); false; })
+#endif
+
 /* The classes: the table's entries, highest first. */
 #ifdef CONFIG_SCHED_RBS
 extern const struct sched_class rbs_sched_class;

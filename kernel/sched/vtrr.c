@@ -621,8 +621,8 @@ static void vtrr_hrtick(struct rq *rq, struct task_struct *p)
 	if (!hrtick_enabled_fair(rq) || vrq->balance.nr_running < 2 ||
 	    vrq->curr != se || vrq->quantum_done)
 		return;
-	hrtick_start(rq, se->quantum_used < vrq->quantum ?
-			 vrq->quantum - se->quantum_used : 0);
+	ms_hrtick_start(rq, se->quantum_used < vrq->quantum ?
+			vrq->quantum - se->quantum_used : 0);
 }
 
 static void enqueue_task_vtrr(struct rq *rq, struct task_struct *p, int flags)
@@ -751,7 +751,7 @@ static void task_tick_vtrr(struct rq *rq, struct task_struct *p, int queued)
 	ms_tick_util(rq);
 	if (vtrr_rq_of(rq)->quantum_done)
 		resched_curr(rq);
-	else if (queued || !hrtimer_active(&rq->hrtick_timer))
+	else if (queued || !ms_hrtick_armed(rq))
 		vtrr_hrtick(rq, p);
 	if (!queued)
 		ms_trigger_push(&vtrr_balancer, rq);
