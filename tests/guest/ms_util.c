@@ -14,13 +14,14 @@
  * fair sees CPU 1's capacity as nearly gone (scale_rt_capacity()) and
  * moves its tasks to CPU 0, as it does for SCHED_FIFO: each then gets
  * 1/FAIR of CPU 0. Without the signal, CPU 1 looks like a full CPU with
- * one task too few: the balancer moves fair hogs back and forth between
- * the CPUs, and their shares drift apart (a boot without the signal
- * measured shares of 25.0 to 49.4% with three hogs). Exits 0 when every
- * fair hog gets 1/FAIR of a CPU within a quarter of it (the slack for
- * the fair server's periods and TCG; with the signal the same boot
- * measured 32.2 to 35.1%); prints each hog's share, its migrations in
- * the 4 s (se.nr_migrations) and its last CPU.
+ * one task too few: the balancer leaves a fair hog there, or moves fair
+ * hogs back and forth between the CPUs. Exits 0 when every fair hog gets
+ * at least three quarters of 1/FAIR of a CPU (the slack for the fair
+ * server's periods and TCG). With two hogs, boots of November 2026
+ * measured a least share of 42.0 to 52.3% with the signal (BVT, VTRR,
+ * BEBS and SCHED_FIFO, 3 runs each), and without it 11.7 to 30.3% in 5
+ * runs of 6 (50.9% in the sixth). Prints each hog's share, its
+ * migrations in the 4 s (se.nr_migrations) and its last CPU.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -186,10 +187,10 @@ int main(int argc, char **argv)
 		if (share > max)
 			max = share;
 	}
-	printf("shares %lld.%lld%% to %lld.%lld%%, bounds %d.%d%% to %d.%d%% (1/%d within a quarter of it)\n",
+	printf("shares %lld.%lld%% to %lld.%lld%%, the least at least %d.%d%% (three quarters of 1/%d)\n",
 	       min / 10, min % 10, max / 10, max % 10, 750 / n / 10,
-	       750 / n % 10, 1250 / n / 10, 1250 / n % 10, n);
-	ret = min >= 750 / n && max <= 1250 / n ? 0 : 1;
+	       750 / n % 10, n);
+	ret = min >= 750 / n ? 0 : 1;
 out:
 	for (i = 0; i < n; i++)
 		if (pid[i] > 0) {
