@@ -659,9 +659,9 @@ static struct sched_bvt_entity *bvt_rival(struct bvt_sched *bs,
 }
 
 /*
- * bvt_run_left - the run time after which a thread at E @evt, with
- * @uncharged ns not yet charged to its A, is @vleft of virtual time
- * further on, at @weight and an mcu of @mcu (0 for exact nanoseconds)
+ * bvt_run_left - the run time after which a thread's E has grown by
+ * @vleft of virtual time, at @weight, with @uncharged ns not yet charged
+ * to its A and an mcu of @mcu (0 for exact nanoseconds)
  *
  * A grows by bvt_vtime() of what bvt_mcu_round() charges: whole mcu,
  * counting @uncharged. Rounded up, so that the thread is there, not a

@@ -554,8 +554,12 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# After L the looping rt is an ordinary thread of weight 256, so, from
 	# the weights:
 	#  - rt gets at most its weight's part of what int leaves,
-	#    (100 - int%) * 256 / 1280, and int keeps its share; 2 points, as
-	#    the share tests allow;
+	#    (100 - int%) * 256 / 1280, and int keeps its share: it loses at
+	#    most 2 points, as the share tests allow. int asks for a fixed
+	#    3 ms of CPU a period, so its share is that plus what its wakeups
+	#    and switches cost, which TCG varies: it may gain (31.3% then
+	#    33.5% in a fresh-clone run of November 2026, with rt and cont
+	#    splitting the rest exactly 1:4), and a gain harms nobody;
 	#  - int waits at most for rt's one warped stretch L and then, waking
 	#    C behind SVT, preempts as it did before the loop: its p99 stays
 	#    within its p99 before the loop + L + C + one tick (the paper's int
@@ -574,14 +578,14 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		[ $# -eq 5 ] || return 1
 		C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
 		bound=$(($4 + 2000 + C / 1000 + 1000))
-		echo "rt ${1}% (at most (100 - $3) * 256 / 1280 + 2), int ${2}% then ${3}% (2 points), int p99 ${4} then ${5} us (bound $bound)"
+		echo "rt ${1}% (at most (100 - $3) * 256 / 1280 + 2), int ${2}% then ${3}% (loses at most 2 points), int p99 ${4} then ${5} us (bound $bound)"
 		awk -v rt=$1 -v i1=$2 -v i2=$3 'BEGIN {
 			exit !(rt <= (100 - i2) * 256 / 1280 + 2 &&
-			       i2 - i1 <= 2 && i1 - i2 <= 2) }' || return 1
+			       i1 - i2 <= 2) }' || return 1
 		echo "$bound" > /tmp/t5.bound
 		[ "$5" -le "$bound" ]
 	}
-	measure "bvt: table 5, a looping warped thread of weight 11% is unwarped at L: it gets its weight's share, int keeps its share (2 points) and its p99 within p99 before + L + C + tick" \
+	measure "bvt: table 5, a looping warped thread of weight 11% is unwarped at L: it gets its weight's share, int keeps its share (loses at most 2 points) and its p99 within p99 before + L + C + tick" \
 		table5_check
 	table4_rt() {
 		set -- $(awk '/int latency_us/ && !i { i = $4 }
