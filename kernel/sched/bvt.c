@@ -1122,16 +1122,24 @@ static void switching_to_bvt(struct rq *rq, struct task_struct *p)
 	se->migrated = 0;
 }
 
+/*
+ * Called after the task's new class took it: when that class is another
+ * multisched class, the state is no longer BVT's (ms_own_state()) and is
+ * left alone; when it is RT or DL (a boost) or fair, the lag is kept for
+ * the way back.
+ */
 static void switched_from_bvt(struct rq *rq, struct task_struct *p)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
 
+	p->ms.run.sig_depth = 0;
+	if (p->ms.run.state_policy != SCHED_BVT)
+		return;
 	se->lag = se->avt - bvt_rq_of(rq)->level[se->level].svt;
 	/* a lead measured against an SVT a day on is no lead at all */
 	if (!task_on_rq_queued(p) &&
 	    time_after(jiffies, se->slept_at + BVT_STALE_SLEEP))
 		se->lag = 0;
-	p->ms.run.sig_depth = 0;
 }
 
 static void prio_changed_bvt(struct rq *rq, struct task_struct *p, int oldprio)

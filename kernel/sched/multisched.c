@@ -347,6 +347,16 @@ void ms_fork(struct task_struct *p)
 		p->ms.runtime = 0;
 		p->ms.deadline = 0;
 		p->ms.period = 0;
+		/*
+		 * A class whose every task holds one (RBS) has no place for
+		 * the child: it runs as SCHED_NORMAL, as a child of a
+		 * SCHED_DEADLINE task with SCHED_RESET_ON_FORK does.
+		 */
+		ms_getparams(p, &attr);
+		if (c->validate(&attr)) {
+			p->policy = SCHED_NORMAL;
+			ms_setparams(p, SCHED_NORMAL, NULL);
+		}
 	}
 	/* The parent's run-time state is its own; task_fork() seeds it. */
 	memset(&p->ms.run, 0, sizeof(p->ms.run));
@@ -526,6 +536,8 @@ static bool ms_bw_fits(u64 used, u64 asked, u64 limit)
 struct ms_bw {
 	raw_spinlock_t	lock;		/* serialises admissions on the CPU */
 	u64		used;		/* admitted by the classes, under @lock */
+	u64		rm_used;	/* of @used, rate-monotonic (RBS), under @lock */
+	unsigned int	rm_nr;		/* how many of those, under @lock */
 };
 
 static DEFINE_PER_CPU(struct ms_bw, ms_bw);
@@ -606,25 +618,58 @@ bool ms_cpu_reserved(int cpu)
 	return READ_ONCE(per_cpu(ms_bw, cpu).used) != 0;
 }
 
+/* The rate-monotonic bound of @n tasks, from the class that has one. */
+static u64 ms_rm_bound(unsigned int n)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
+		if (ms_classes[i]->rm_bound)
+			return ms_classes[i]->rm_bound(n);
+	return BW_UNIT;
+}
+
+/*
+ * Do the reservations of a CPU fit its rate-monotonic bound, @rm_nr of
+ * them rate-monotonic with @rm_used, among @used in all (SCHED_DEADLINE's
+ * share included)? The rest counts as one more task at the highest
+ * priority: it runs above RBS (SCHED_DEADLINE), or is counted as if it
+ * did (BEBS periodic tasks, below it). Nothing to check without
+ * rate-monotonic reservations.
+ */
+static bool ms_rm_fits(u64 used, u64 rm_used, unsigned int rm_nr)
+{
+	if (!rm_nr)
+		return true;
+	return used <= ms_rm_bound(rm_nr + (used > rm_used));
+}
+
 /**
- * ms_bw_admit - change a reservation on @cpu from @old_bw to @new_bw
+ * __ms_bw_admit - change a reservation on @cpu from @old_bw to @new_bw
  * @cpu:	the CPU the reservation is on
  * @old_bw:	what it held there, 0 for a new one
  * @new_bw:	what it asks for, 0 to release it
  * @free_bw:	what must stay free on the CPU besides, for a growing one
+ * @old_rm:	whether @old_bw counted as rate-monotonic (RBS)
+ * @new_rm:	whether @new_bw is to
  *
  * The check and the change are made under the root domain's dl_bw lock
  * too, which SCHED_DEADLINE's admission holds while it counts the
  * classes' reservations (ms_bw_reserved()): of two admissions that race,
- * DL's and a class's, the second sees the first.
+ * DL's and a class's, the second sees the first. A reservation that
+ * grows, or becomes rate-monotonic, must also leave the CPU within the
+ * rate-monotonic bound of its RBS reservations (ms_rm_fits()).
  *
  * Return: 0, or -EBUSY when the CPU's admitted bandwidth would exceed the
- * limit (ms_bw_fits()) or the CPU is going offline; a reservation can
- * always shrink or go.
+ * limit (ms_bw_fits()) or the bound, or the CPU is going offline; a
+ * reservation can always shrink or go.
  */
-int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw)
+static int __ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw,
+			 bool old_rm, bool new_rm)
 {
 	struct ms_bw *b = per_cpu_ptr(&ms_bw, cpu);
+	u64 rm_used, dl;
+	unsigned int rm_nr;
 	struct root_domain *rd;
 	unsigned long flags;
 	int ret = 0;
@@ -635,23 +680,39 @@ int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw)
 	raw_spin_lock(&rd->dl_bw.lock);
 	if (WARN_ON_ONCE(old_bw > b->used))
 		old_bw = b->used;
-	if (new_bw > old_bw &&
+	if (WARN_ON_ONCE(old_rm && (old_bw > b->rm_used || !b->rm_nr)))
+		old_rm = false;
+	rm_used = b->rm_used - (old_rm ? old_bw : 0) + (new_rm ? new_bw : 0);
+	rm_nr = b->rm_nr - old_rm + new_rm;
+	dl = __ms_bw_dl(rd);
+	if ((new_bw > old_bw || new_rm > old_rm) &&
 	    (!cpu_active(cpu) ||
-	     !ms_bw_fits(__ms_bw_dl(rd) + b->used - old_bw, new_bw + free_bw,
-			 ms_bw_limit())))
+	     !ms_bw_fits(dl + b->used - old_bw, new_bw + free_bw,
+			 ms_bw_limit()) ||
+	     !ms_rm_fits(dl + b->used - old_bw + new_bw, rm_used, rm_nr))) {
 		ret = -EBUSY;
-	else
+	} else {
 		WRITE_ONCE(b->used, b->used - old_bw + new_bw);
+		b->rm_used = rm_used;
+		b->rm_nr = rm_nr;
+	}
 	raw_spin_unlock(&rd->dl_bw.lock);
 	rcu_read_unlock_sched();
 	raw_spin_unlock_irqrestore(&b->lock, flags);
 	return ret;
 }
 
+/* __ms_bw_admit() for a reservation that is not rate-monotonic. */
+int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw)
+{
+	return __ms_bw_admit(cpu, old_bw, new_bw, free_bw, false, false);
+}
+
 /*
- * Move @bw of reservations from @from to @to without admission: for a
- * task that the kernel moves off its CPU against its reservation (a
- * cpuset change). What is admitted stays counted, on the CPU it runs on.
+ * Move @bw of reservations from @from to @to without admission, @rm if
+ * it is rate-monotonic: for a task that the kernel moves off its CPU
+ * against its reservation (a cpuset change). What is admitted stays
+ * counted, on the CPU it runs on, even beyond that CPU's bound.
  *
  * The two CPUs' locks are taken in CPU order, then the dl_bw lock, as in
  * ms_bw_admit(). Within one root domain both changes are made under its
@@ -660,7 +721,7 @@ int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw)
  * each is changed under its own, as dl_task_offline_migration() moves a
  * DL task's bandwidth.
  */
-static void ms_bw_move(int from, int to, u64 bw)
+static void ms_bw_move(int from, int to, u64 bw, bool rm)
 {
 	struct ms_bw *bf = per_cpu_ptr(&ms_bw, from);
 	struct ms_bw *bt = per_cpu_ptr(&ms_bw, to);
@@ -678,6 +739,12 @@ static void ms_bw_move(int from, int to, u64 bw)
 	rd_to = cpu_rq(to)->rd;
 	raw_spin_lock(&rd_from->dl_bw.lock);
 	WRITE_ONCE(bf->used, bf->used - min(bw, bf->used));
+	if (rm && !WARN_ON_ONCE(!bf->rm_nr)) {
+		bf->rm_used -= min(bw, bf->rm_used);
+		bf->rm_nr--;
+		bt->rm_used += bw;
+		bt->rm_nr++;
+	}
 	if (rd_to != rd_from) {
 		raw_spin_unlock(&rd_from->dl_bw.lock);
 		raw_spin_lock(&rd_to->dl_bw.lock);
@@ -735,21 +802,25 @@ int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 	const struct ms_class *c;
 	u64 new_bw = 0, free_bw;
 	int cpu, ret = -EBUSY;
+	bool rm = false;
 
 	if (attr->sched_flags & SCHED_FLAG_KEEP_PARAMS)
 		return 0;
 	c = ms_policy(policy) ? ms_class_of(policy) : NULL;
 	if (c && c->bandwidth)
 		new_bw = c->bandwidth(attr);
-	if (new_bw == run->resv_bw)
+	if (new_bw)
+		rm = c->rm_bound;
+	if (new_bw == run->resv_bw && rm == run->resv_rm)
 		return 0;
 	free_bw = c && c->bw_free ? c->bw_free() : 0;
 	if (run->resv_bw) {
 		cpu = run->resv_cpu;
-		ret = ms_bw_admit(cpu, run->resv_bw, new_bw, free_bw);
+		ret = __ms_bw_admit(cpu, run->resv_bw, new_bw, free_bw,
+				    run->resv_rm, rm);
 	} else {
 		for_each_cpu_and(cpu, &p->cpus_mask, cpu_active_mask) {
-			ret = ms_bw_admit(cpu, 0, new_bw, free_bw);
+			ret = __ms_bw_admit(cpu, 0, new_bw, free_bw, false, rm);
 			if (!ret)
 				break;
 		}
@@ -758,6 +829,7 @@ int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 		return ret;
 	WRITE_ONCE(run->resv_cpu, cpu);
 	WRITE_ONCE(run->resv_bw, new_bw);
+	run->resv_rm = rm;
 	return 0;
 }
 
@@ -838,8 +910,9 @@ void ms_release(struct task_struct *p)
 
 	if (!run->resv_bw)
 		return;
-	ms_bw_admit(run->resv_cpu, run->resv_bw, 0, 0);
+	__ms_bw_admit(run->resv_cpu, run->resv_bw, 0, 0, run->resv_rm, false);
 	WRITE_ONCE(run->resv_bw, 0);
+	run->resv_rm = false;
 }
 
 /*
@@ -861,7 +934,7 @@ void ms_migrate_reservation(struct task_struct *p, int cpu)
 	    cpumask_test_cpu(run->resv_cpu, &p->cpus_mask) &&
 	    cpu_active(run->resv_cpu))
 		return;
-	ms_bw_move(run->resv_cpu, cpu, run->resv_bw);
+	ms_bw_move(run->resv_cpu, cpu, run->resv_bw, run->resv_rm);
 	WRITE_ONCE(run->resv_cpu, cpu);
 }
 
@@ -1107,8 +1180,9 @@ bool ms_can_stop_tick(struct rq *rq)
  * For update_other_load_avgs(), whose periodic update of the RT
  * utilisation counts the time since the last one as running when the
  * running task's class is RT or one of these (ms_update_util()). RBS,
- * above RT, takes no tasks yet; when it does, its reservations may
- * rather count as deadline's (avg_dl), as SCHED_DEADLINE's do.
+ * above RT, counts there too; its reservations might rather count as
+ * deadline's (avg_dl), as SCHED_DEADLINE's do, which would need a hook in
+ * update_dl_rq_load_avg()'s callers as well.
  */
 bool ms_is_class(const struct sched_class *class)
 {

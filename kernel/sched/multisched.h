@@ -204,6 +204,11 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  *		which a child does not inherit
  * @bw_free:	the bandwidth a new or growing reservation of the class must
  *		leave free on its CPU (BEBS: U_BE,min); optional
+ * @rm_bound:	for a class that runs its reservations by rate-monotonic
+ *		priority (RBS): the utilisation, in BW_UNIT parts, that @n
+ *		tasks may have on one CPU (Liu and Layland's bound), which
+ *		its reservations and all others admitted on the CPU must
+ *		stay within (ms_bw_admit()); optional
  *
  * One per class, defined in the class's file; multisched.c collects them
  * in ms_classes[], in the order of the class hierarchy. The class keeps
@@ -230,6 +235,7 @@ struct ms_class {
 	u64	(*bandwidth)(const struct sched_attr *attr);
 	u32				reservation_flags;
 	u64	(*bw_free)(void);
+	u64	(*rm_bound)(unsigned int n);
 };
 
 struct root_domain;

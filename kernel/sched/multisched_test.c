@@ -20,7 +20,8 @@ static void ms_test_defaults_valid(struct kunit *test)
 
 	/*
 	 * Every class takes all-default fields, but for RBS: a reservation
-	 * needs a budget and a period, or the feedback controller.
+	 * needs a budget and a period. Its I/O servers and the feedback
+	 * controller have yet to land: their flags are refused.
 	 */
 	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
 		int policy = ms_classes[i]->policy;
@@ -31,7 +32,8 @@ static void ms_test_defaults_valid(struct kunit *test)
 				    "policy %d", policy);
 		a.sched_ms_flags = MS_FLAG_RBS_FEEDBACK;
 		if (policy == SCHED_RBS)
-			KUNIT_EXPECT_EQ(test, ms_validate_attr(policy, &a), 0);
+			KUNIT_EXPECT_EQ(test, ms_validate_attr(policy, &a),
+					-EINVAL);
 	}
 }
 
@@ -207,6 +209,9 @@ static void ms_test_sizes(struct kunit *test)
 #ifdef CONFIG_SCHED_BEBS
 	largest = max(largest, sizeof(struct sched_bebs_entity));
 #endif
+#ifdef CONFIG_SCHED_RBS
+	largest = max(largest, sizeof(struct sched_rbs_entity));
+#endif
 	kunit_info(test, "sizeof: task_struct %zu, sched_ms_entity %zu (parameters %zu, run-time state %zu, class state union %zu), rq %zu\n",
 		   sizeof(struct task_struct), sizeof(struct sched_ms_entity),
 		   offsetof(struct sched_ms_entity, run),
@@ -320,7 +325,7 @@ static void ms_test_bw_move(struct kunit *test)
 	a = ms_bw_used(from);
 	b = ms_bw_used(to);
 	KUNIT_ASSERT_EQ(test, ms_bw_admit(from, 0, tenth, 0), 0);
-	ms_bw_move(from, to, tenth);
+	ms_bw_move(from, to, tenth, false);
 	KUNIT_EXPECT_EQ(test, ms_bw_used(to), b + tenth);
 	if (to != from)
 		KUNIT_EXPECT_EQ(test, ms_bw_used(from), a);
@@ -328,6 +333,32 @@ static void ms_test_bw_move(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ms_bw_used(from), a);
 	KUNIT_EXPECT_EQ(test, ms_bw_used(to), b);
 }
+
+#ifdef CONFIG_SCHED_RBS
+/*
+ * The rate-monotonic bound of a CPU's reservations (ms_rm_fits()): the
+ * reservations that are not rate-monotonic count as one more task, and
+ * a CPU without RBS reservations has no bound but the limit.
+ */
+static void ms_test_rm_fits(struct kunit *test)
+{
+	u64 pct = BW_UNIT / 100;
+
+	KUNIT_EXPECT_TRUE(test, ms_rm_fits(90 * pct, 0, 0));
+	KUNIT_EXPECT_TRUE(test, ms_rm_fits(BW_UNIT, BW_UNIT, 1));
+	/* two: 82.8% */
+	KUNIT_EXPECT_TRUE(test, ms_rm_fits(82 * pct, 82 * pct, 2));
+	KUNIT_EXPECT_FALSE(test, ms_rm_fits(83 * pct, 83 * pct, 2));
+	KUNIT_EXPECT_TRUE(test, ms_rm_fits(82 * pct, 50 * pct, 1));
+	KUNIT_EXPECT_FALSE(test, ms_rm_fits(83 * pct, 50 * pct, 1));
+	/* three and the rest as a fourth: 75.6% */
+	KUNIT_EXPECT_TRUE(test, ms_rm_fits(75 * pct, 60 * pct, 3));
+	KUNIT_EXPECT_FALSE(test, ms_rm_fits(76 * pct, 60 * pct, 3));
+	/* many: ln 2 */
+	KUNIT_EXPECT_TRUE(test, ms_rm_fits(69 * pct, 69 * pct, 100));
+	KUNIT_EXPECT_FALSE(test, ms_rm_fits(70 * pct, 70 * pct, 100));
+}
+#endif
 
 static struct kunit_case ms_test_cases[] = {
 	KUNIT_CASE(ms_test_sizes),
@@ -341,6 +372,7 @@ static struct kunit_case ms_test_cases[] = {
 #endif
 #ifdef CONFIG_SCHED_RBS
 	KUNIT_CASE(ms_test_rbs_budget_period),
+	KUNIT_CASE(ms_test_rm_fits),
 #endif
 #ifdef CONFIG_SCHED_BEBS
 	KUNIT_CASE(ms_test_bebs_periodic),

@@ -2,26 +2,56 @@
 /*
  * Reservation-based (RBS) scheduling class
  *
- * A thread holds a reservation of a proportion of the CPU per period,
- * admission-controlled and enforced as a sporadic server: budget consumed
- * in a period is replenished one period after it was used. Threads doing
- * I/O are served by priority-inheritance bandwidth-preserving servers, and
- * the rbs_ctl feedback controller sets proportion and period from each
- * thread's measured progress.
+ * A thread holds a reservation of a proportion C/T of one CPU: a budget
+ * C in every period T, admission-controlled and enforced as a sporadic
+ * server, so that in any window of length T the thread runs at most C,
+ * and runs C whenever it wants to while the reservations above it leave
+ * room. Threads doing I/O are to be served by priority-inheritance
+ * bandwidth-preserving servers, and the rbs_ctl feedback controller is to
+ * set proportion and period from each thread's measured progress.
  *
  * Paper: D. C. Steere et al., "A feedback-driven proportion allocator for
- * real-rate scheduling", OSDI 1999, with the sporadic and
- * priority-inheritance bandwidth-preserving servers of the Quest paper
- * (M. Danish, Y. Li and R. West, "Virtual-CPU scheduling in the Quest
- * operating system").
+ * real-rate scheduling", OSDI 1999 (section 3.1, the reservation
+ * scheduler), with the sporadic and priority-inheritance
+ * bandwidth-preserving servers of the Quest paper (M. Danish, Y. Li and
+ * R. West, "Virtual-CPU scheduling in the Quest operating system").
  *
- * Status: the class is linked into the hierarchy (see multisched.c for its
- * place), but it accepts no tasks yet (ms_rbs_class.ready): until the
- * algorithm above lands here, ms_check_attr() refuses SCHED_RBS with EINVAL
- * and it cannot be chosen as the class of SCHED_NORMAL tasks, so
- * pick_task_rbs() can never find a task.
+ * The algorithm. Each CPU runs, of its RBS tasks with capacity, the one
+ * whose period is shortest: rate-monotonic priority, ties going to the
+ * task queued first (@seq). A task's budget is held in chunks, each
+ * usable from its own time on (struct rbs_ss, Quest's replenishment
+ * list): the server runs from the chunk at the head, and a chunk it used
+ * goes back one period after the time it became usable (algorithms 3-6,
+ * 11). A task that blocks, or is preempted, with capacity left splits
+ * off what it used (algorithm 12), and one that wakes merges the chunks
+ * due before its head would run out (algorithm 13). A chunk's time is
+ * when its use began (rbs_ss_start()): each chunk is used in one stretch
+ * from its time and comes back a period later, so in no window of T
+ * does the task run more than C, whatever delays its start. A task out of capacity is throttled
+ * until its head chunk's time: an hrtimer per CPU ends its budget, and
+ * another replenishes the first throttled task, so no time is overrun
+ * beyond the timers' latency, and a CPU whose tasks sleep arms no timer.
+ * The replenishment queue holds at most sysctl_sched_rbs_repl_max chunks;
+ * a replenishment that does not fit joins the last one, later, rather
+ * than be lost or left uncharged.
+ *
+ * Admission (ms_admit(), __ms_bw_admit()): a reservation goes on the
+ * first CPU of its affinity where the classes' and SCHED_DEADLINE's
+ * admitted bandwidth stays under the sched_rt_runtime_us limit, and the
+ * CPU's RBS reservations, with everything else admitted there counted as
+ * one more task, stay within Liu and Layland's bound n (2^(1/n) - 1)
+ * (rbs_ll_bound()). The task stays on that CPU.
+ *
+ * Status: every RBS thread has a reservation of its own. Reservations
+ * shared by several threads, background mode, the I/O servers
+ * (MS_FLAG_RBS_IO) and the controller (MS_FLAG_RBS_FEEDBACK) are yet to
+ * land; their flags are refused with EINVAL.
+ *
+ * Locking: a CPU's struct rbs_rq and the entities queued on it are
+ * protected by its rq lock, which the timers take.
  */
 #include <linux/mmu_context.h>
+#include <linux/sysctl.h>
 
 #include "sched.h"
 
@@ -33,21 +63,10 @@
  * each usable from its time on, that always add up to C. The server runs
  * from the chunk at the head; @usage is what it has run of it. A chunk
  * used up goes back into the queue one period T after it became usable,
- * so that in any window of length T the server runs at most C.
+ * so that in any window of length T the server runs at most C. The
+ * server and its chunks, struct rbs_ss and struct rbs_repl, are in
+ * <linux/sched/multisched.h>, as a task's entity holds them.
  */
-struct rbs_repl {
-	u64	t;	/* when the chunk can be used */
-	u64	b;	/* its budget */
-};
-
-struct rbs_ss {
-	u64		C;
-	u64		T;
-	u64		usage;
-	unsigned int	len;	/* chunks in @q, by time, at least one */
-	unsigned int	max;	/* the room in @q, at least two */
-	struct rbs_repl	*q;
-};
 
 /*
  * Algorithm 6: all of C is usable now. C is never 0 (the class refuses
@@ -191,6 +210,28 @@ static inline bool rbs_ss_unblock(struct rbs_ss *ss, u64 now)
 }
 
 /*
+ * The server uses its head chunk at @now, of which it has run @usage:
+ * the chunk's time becomes the moment its use began, if that is later,
+ * so that it comes back one period after it, never earlier. Quest sets
+ * it so at an unblock (algorithm 13); a server can also begin a chunk
+ * late while it is runnable: after the replenishment timer's latency,
+ * after a task of a class above it, or when the chunk came due while it
+ * used the one before. Chunks due before the head would run out from its
+ * new time join it, as at an unblock.
+ */
+static inline void rbs_ss_start(struct rbs_ss *ss, u64 now)
+{
+	u64 t = now - min(ss->usage, now);
+
+	if (ss->q[0].t > now || ss->q[0].t >= t)
+		return;
+	ss->q[0].t = t;
+	while (ss->len > 1 &&
+	       ss->q[1].t <= t + ss->q[0].b - ss->usage)
+		rbs_ss_merge_second(ss, t);
+}
+
+/*
  * An I/O reservation is a priority-inheritance bandwidth-preserving
  * server (Quest, algorithms 7-10): a utilisation U and the period T of
  * the Main reservation it works for, so a budget of Cmax = U T. What it
@@ -319,34 +360,495 @@ static inline u64 rbs_io_load(u64 u)
 	return ((2ULL * BW_UNIT - u) * u) >> BW_SHIFT;
 }
 
-static struct task_struct *pick_task_rbs(struct rq *rq)
-{
-	return NULL;
-}
+/*
+ * The room a new server takes in its replenishment queue, 2 to
+ * RBS_REPL_MAX chunks: with fewer, the server merges more replenishments
+ * into its last one, each of which then comes back later.
+ */
+static unsigned int sysctl_sched_rbs_repl_max = RBS_REPL_MAX;
+static unsigned int rbs_repl_min = 2;
+static unsigned int rbs_repl_max = RBS_REPL_MAX;
 
-DEFINE_SCHED_CLASS(rbs) = {
-	.pick_task	= pick_task_rbs,
+#ifdef CONFIG_SYSCTL
+static struct ctl_table rbs_sysctls[] = {
+	{
+		.procname	= "sched_rbs_repl_max",
+		.data		= &sysctl_sched_rbs_repl_max,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= &rbs_repl_min,
+		.extra2		= &rbs_repl_max,
+	},
+};
+#endif
+
+/*
+ * A CPU's RBS run queue, protected by the runqueue's lock.
+ */
+struct rbs_rq {
+	struct rb_root_cached	ready;		/* with capacity, by period, then @seq */
+	struct rb_root_cached	throttled;	/* without, by their head chunk's time */
+	unsigned int		nr_running;
+	u64			seq;		/* queueings, for ties of equal periods */
+	struct rq		*rq;
+	struct hrtimer		budget_timer;	/* ends the running task's capacity */
+	struct hrtimer		repl_timer;	/* the first throttled task's replenishment */
 };
 
-static void rbs_init_rq(struct rq *rq, int cpu)
+static DEFINE_PER_CPU(struct rbs_rq, rbs_rqs);
+
+static inline struct rbs_rq *rbs_rq_of(struct rq *rq)
+{
+	return per_cpu_ptr(&rbs_rqs, cpu_of(rq));
+}
+
+static inline struct sched_rbs_entity *rbs_se(struct task_struct *p)
+{
+	return &p->ms.run.state.rbs;
+}
+
+static inline struct task_struct *rbs_task_of(struct sched_rbs_entity *se)
+{
+	return container_of(se, struct task_struct, ms.run.state.rbs);
+}
+
+/* Rate-monotonic: the shorter period first, then the one queued first. */
+static inline bool rbs_prio_less(const struct sched_rbs_entity *a,
+				 const struct sched_rbs_entity *b)
+{
+	if (a->ss.T != b->ss.T)
+		return a->ss.T < b->ss.T;
+	return ms_before(a->seq, b->seq);
+}
+
+static inline bool rbs_ready_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rbs_prio_less(rb_entry(a, struct sched_rbs_entity, node),
+			     rb_entry(b, struct sched_rbs_entity, node));
+}
+
+static inline bool rbs_throttled_less(struct rb_node *a,
+				      const struct rb_node *b)
+{
+	return rb_entry(a, struct sched_rbs_entity, node)->ss.q[0].t <
+	       rb_entry(b, struct sched_rbs_entity, node)->ss.q[0].t;
+}
+
+static struct sched_rbs_entity *rbs_first(struct rb_root_cached *root)
+{
+	struct rb_node *n = rb_first_cached(root);
+
+	return n ? rb_entry(n, struct sched_rbs_entity, node) : NULL;
+}
+
+static void rbs_insert(struct rbs_rq *rrq, struct sched_rbs_entity *se)
+{
+	if (se->throttled)
+		rb_add_cached(&se->node, &rrq->throttled, rbs_throttled_less);
+	else
+		rb_add_cached(&se->node, &rrq->ready, rbs_ready_less);
+}
+
+static void rbs_erase(struct rbs_rq *rrq, struct sched_rbs_entity *se)
+{
+	if (RB_EMPTY_NODE(&se->node))
+		return;
+	rb_erase_cached(&se->node, se->throttled ? &rrq->throttled :
+						   &rrq->ready);
+	RB_CLEAR_NODE(&se->node);
+}
+
+/*
+ * Arm the replenishment timer for the first throttled task, if any. The
+ * chunks' times are rq clock readings, not CLOCK_MONOTONIC's: the timer
+ * is armed for the time from now. The rq clock is up to date.
+ */
+static void rbs_arm_repl(struct rbs_rq *rrq)
+{
+	struct sched_rbs_entity *se = rbs_first(&rrq->throttled);
+	s64 delay;
+
+	if (!se) {
+		hrtimer_try_to_cancel(&rrq->repl_timer);
+		return;
+	}
+	delay = se->ss.q[0].t - rq_clock(rrq->rq);
+	hrtimer_start(&rrq->repl_timer, ns_to_ktime(max_t(s64, delay, 0)),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* @se, queued, has no capacity left: it waits for its head chunk. */
+static void rbs_throttle(struct rbs_rq *rrq, struct sched_rbs_entity *se)
+{
+	rbs_erase(rrq, se);
+	se->throttled = 1;
+	se->nr_exhausted++;
+	rbs_insert(rrq, se);
+	if (rbs_first(&rrq->throttled) == se)
+		rbs_arm_repl(rrq);
+}
+
+/* Throttled tasks whose head chunk is due by @now may run again. */
+static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
+{
+	struct sched_rbs_entity *se;
+	bool any = false;
+
+	while ((se = rbs_first(&rrq->throttled)) &&
+	       rbs_ss_capacity(&se->ss, now) > 0) {
+		rbs_erase(rrq, se);
+		se->throttled = 0;
+		rbs_insert(rrq, se);
+		any = true;
+	}
+	return any;
+}
+
+static void update_curr_rbs(struct rq *rq)
+{
+	struct task_struct *curr = ms_rq_curr(rq);
+	struct sched_rbs_entity *se = rbs_se(curr);
+	u64 now;
+	s64 delta;
+
+	if (curr->sched_class != &rbs_sched_class || !se->on_rq)
+		return;
+	delta = update_curr_common(rq);
+	if (delta <= 0)
+		return;
+	now = rq_clock(rq);
+	/*
+	 * Charged even when throttled: what it runs until it is switched
+	 * out delays its next chunk (rbs_ss_budget_check()).
+	 */
+	rbs_ss_charge(&se->ss, delta, now);
+	if (se->throttled)
+		return;
+	if (rbs_ss_capacity(&se->ss, now) <= 0) {
+		rbs_throttle(rbs_rq_of(rq), se);
+		resched_curr(rq);
+		return;
+	}
+	/* it goes on, maybe into a chunk that came due meanwhile */
+	rbs_ss_start(&se->ss, now);
+}
+
+/*
+ * Arm the budget timer for the running task's capacity. Capacity is
+ * charged in task time, which leaves out interrupts, so the timer may
+ * fire early: it is then armed again for what is left.
+ */
+static void rbs_arm_budget(struct rq *rq, struct sched_rbs_entity *se)
+{
+	s64 left;
+
+	if (!se->on_rq || se->throttled)
+		return;
+	left = rbs_ss_capacity(&se->ss, rq_clock(rq));
+	hrtimer_start(&rbs_rq_of(rq)->budget_timer,
+		      ns_to_ktime(max_t(s64, left, 0)),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static enum hrtimer_restart rbs_budget_timer(struct hrtimer *timer)
+{
+	struct rbs_rq *rrq = container_of(timer, struct rbs_rq, budget_timer);
+	struct rq *rq = rrq->rq;
+	struct task_struct *curr;
+	struct rq_flags rf;
+
+	rq_lock(rq, &rf);
+	update_rq_clock(rq);
+	update_curr_rbs(rq);
+	curr = ms_rq_curr(rq);
+	if (curr->sched_class == &rbs_sched_class)
+		rbs_arm_budget(rq, rbs_se(curr));
+	rq_unlock(rq, &rf);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Would @se, just woken or replenished, preempt what @rq runs? It does a
+ * lower class's task, and an RBS task of a longer period, or one that is
+ * out of capacity.
+ */
+static void rbs_check_preempt(struct rq *rq, struct sched_rbs_entity *se)
+{
+	struct task_struct *curr = ms_rq_curr(rq);
+	struct sched_rbs_entity *cse;
+
+	if (se->throttled || !se->on_rq)
+		return;
+	if (sched_class_above(&rbs_sched_class, curr->sched_class)) {
+		resched_curr(rq);
+		return;
+	}
+	if (curr->sched_class != &rbs_sched_class)
+		return;
+	cse = rbs_se(curr);
+	update_curr_rbs(rq);
+	if (!cse->on_rq || cse->throttled || rbs_prio_less(se, cse))
+		resched_curr(rq);
+}
+
+static enum hrtimer_restart rbs_repl_timer(struct hrtimer *timer)
+{
+	struct rbs_rq *rrq = container_of(timer, struct rbs_rq, repl_timer);
+	struct rq *rq = rrq->rq;
+	struct sched_rbs_entity *se;
+	struct rq_flags rf;
+
+	rq_lock(rq, &rf);
+	update_rq_clock(rq);
+	if (rbs_replenish_due(rrq, rq_clock(rq))) {
+		se = rbs_first(&rrq->ready);
+		if (se)
+			rbs_check_preempt(rq, se);
+	}
+	if (rbs_first(&rrq->throttled))
+		rbs_arm_repl(rrq);
+	rq_unlock(rq, &rf);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * A new server, or one whose budget or period changed: all of C is usable
+ * now (algorithm 6). A change needs CAP_SYS_NICE, as entry does.
+ */
+static void rbs_start(struct sched_rbs_entity *se, struct task_struct *p,
+		      u64 now)
+{
+	rbs_ss_init(&se->ss, p->ms.runtime, p->ms.period, se->q,
+		    READ_ONCE(sysctl_sched_rbs_repl_max), now);
+	se->started = 1;
+}
+
+static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sched_rbs_entity *se = rbs_se(p);
+	struct rbs_rq *rrq = rbs_rq_of(rq);
+	u64 now = rq_clock(rq);
+
+	if (WARN_ON_ONCE(!p->ms.runtime || !p->ms.period))
+		return;
+	if (!se->started || se->ss.C != p->ms.runtime ||
+	    se->ss.T != p->ms.period)
+		rbs_start(se, p, now);
+	else if (flags & ENQUEUE_WAKEUP)
+		rbs_ss_unblock(&se->ss, now);
+	se->throttled = rbs_ss_capacity(&se->ss, now) <= 0;
+	se->seq = rrq->seq++;
+	se->on_rq = 1;
+	rbs_insert(rrq, se);
+	if (se->throttled && rbs_first(&rrq->throttled) == se)
+		rbs_arm_repl(rrq);
+	rrq->nr_running++;
+	add_nr_running(rq, 1);
+}
+
+static bool dequeue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sched_rbs_entity *se = rbs_se(p);
+	struct rbs_rq *rrq = rbs_rq_of(rq);
+
+	if (!se->on_rq)
+		return true;
+	update_curr_rbs(rq);
+	rbs_erase(rrq, se);
+	/* algorithm 12: it blocks with capacity; what it used comes back at T */
+	if ((flags & DEQUEUE_SLEEP) && !se->throttled && se->ss.usage) {
+		se->nr_split++;
+		if (rbs_ss_split(&se->ss, rq_clock(rq)))
+			se->nr_full++;
+	}
+	se->on_rq = 0;
+	se->throttled = 0;
+	rrq->nr_running--;
+	sub_nr_running(rq, 1);
+	return true;
+}
+
+static struct task_struct *pick_task_rbs(struct rq *rq)
+{
+	struct rbs_rq *rrq = rbs_rq_of(rq);
+	struct sched_rbs_entity *se;
+
+	if (!rrq->nr_running)
+		return NULL;
+	update_curr_rbs(rq);
+	/* replenishments the timer has yet to make */
+	if (rbs_replenish_due(rrq, rq_clock(rq)))
+		rbs_arm_repl(rrq);
+	se = rbs_first(&rrq->ready);
+	return se ? rbs_task_of(se) : NULL;
+}
+
+/*
+ * A task switched out while it still has capacity and wants to run (it
+ * was preempted) splits off what it ran, as one that blocks does
+ * (algorithm 12): the rest begins again when it runs again
+ * (rbs_ss_start()), so that every chunk is used in one stretch from its
+ * time, and no window of T holds more than C.
+ */
+static void put_prev_task_rbs(struct rq *rq, struct task_struct *p,
+			      struct task_struct *next)
+{
+	struct sched_rbs_entity *se = rbs_se(p);
+
+	update_curr_rbs(rq);
+	ms_update_util(rq, true);
+	hrtimer_try_to_cancel(&rbs_rq_of(rq)->budget_timer);
+	if (se->on_rq && !se->throttled && se->ss.usage) {
+		se->nr_split++;
+		if (rbs_ss_split(&se->ss, rq_clock(rq)))
+			se->nr_full++;
+	}
+}
+
+static void set_next_task_rbs(struct rq *rq, struct task_struct *p, bool first)
+{
+	struct sched_rbs_entity *se = rbs_se(p);
+
+	p->se.exec_start = rq_clock_task(rq);
+	ms_update_util(rq, false);
+	if (se->on_rq && !se->throttled)
+		rbs_ss_start(&se->ss, rq_clock(rq));
+	rbs_arm_budget(rq, se);
+}
+
+static void task_tick_rbs(struct rq *rq, struct task_struct *p, int queued)
+{
+	update_curr_rbs(rq);
+	ms_tick_util(rq);
+}
+
+static void wakeup_preempt_rbs(struct rq *rq, struct task_struct *p, int flags)
+{
+	rbs_check_preempt(rq, rbs_se(p));
+}
+
+/* A reservation is not given up by yielding: the task keeps its chunks. */
+static void yield_task_rbs(struct rq *rq)
 {
 }
 
 /*
- * A reservation gives a budget and a period; with MS_FLAG_RBS_FEEDBACK
- * the controller may choose both. No warp, no separate deadline.
+ * A task that joins RBS starts a new server at its first enqueue; one
+ * that comes back after a priority-inheritance boost keeps its chunks.
+ */
+static void switching_to_rbs(struct rq *rq, struct task_struct *p)
+{
+	if (!ms_own_state(p, SCHED_RBS))
+		RB_CLEAR_NODE(&rbs_se(p)->node);
+}
+
+static void prio_changed_rbs(struct rq *rq, struct task_struct *p, int oldprio)
+{
+	/* nice means nothing to a reservation */
+}
+
+#ifdef CONFIG_SMP
+/* A task stays on the CPU of its reservation while it may run there. */
+static int select_task_rq_rbs(struct task_struct *p, int cpu, int flags)
+{
+	int resv = READ_ONCE(p->ms.run.resv_cpu);
+
+	if (READ_ONCE(p->ms.run.resv_bw) && cpu_active(resv) &&
+	    cpumask_test_cpu(resv, p->cpus_ptr))
+		return resv;
+	return cpu;
+}
+
+/* Off its CPU only when it must (a cpuset change): the reservation follows. */
+static void migrate_task_rq_rbs(struct task_struct *p, int new_cpu)
+{
+	ms_migrate_reservation(p, new_cpu);
+}
+
+/*
+ * Does RBS, or a class above it, have a task to run here? Then the
+ * classes below need not pull one (prev_balance()). A throttled task
+ * counts only once its chunk is due.
+ */
+static int balance_rbs(struct rq *rq, struct task_struct *prev,
+		       struct rq_flags *rf)
+{
+	struct rbs_rq *rrq = rbs_rq_of(rq);
+	struct sched_rbs_entity *se = rbs_first(&rrq->throttled);
+
+	return sched_stop_runnable(rq) || sched_dl_runnable(rq) ||
+	       rbs_first(&rrq->ready) ||
+	       (se && rbs_ss_capacity(&se->ss, rq_clock(rq)) > 0);
+}
+#endif
+
+/* A task dies deboosted, in its class: the reservation goes with it. */
+static void task_dead_rbs(struct task_struct *p)
+{
+	ms_release(p);
+}
+
+static unsigned int get_rr_interval_rbs(struct rq *rq, struct task_struct *p)
+{
+	return nsecs_to_jiffies(p->ms.runtime);
+}
+
+DEFINE_SCHED_CLASS(rbs) = {
+	.enqueue_task		= enqueue_task_rbs,
+	.dequeue_task		= dequeue_task_rbs,
+	.yield_task		= yield_task_rbs,
+	.wakeup_preempt		= wakeup_preempt_rbs,
+	.pick_task		= pick_task_rbs,
+	.put_prev_task		= put_prev_task_rbs,
+	.set_next_task		= set_next_task_rbs,
+#ifdef CONFIG_SMP
+	.balance		= balance_rbs,
+	.select_task_rq		= select_task_rq_rbs,
+	.migrate_task_rq	= migrate_task_rq_rbs,
+	.set_cpus_allowed	= set_cpus_allowed_common,
+#endif
+	.task_dead		= task_dead_rbs,
+	.task_tick		= task_tick_rbs,
+	.switching_to		= switching_to_rbs,
+	.switched_to		= ms_switched_to,
+	.prio_changed		= prio_changed_rbs,
+	.get_rr_interval	= get_rr_interval_rbs,
+	.update_curr		= update_curr_rbs,
+};
+
+static void rbs_init_rq(struct rq *rq, int cpu)
+{
+	struct rbs_rq *rrq = per_cpu_ptr(&rbs_rqs, cpu);
+
+	rrq->rq = rq;
+	rrq->ready = RB_ROOT_CACHED;
+	rrq->throttled = RB_ROOT_CACHED;
+	hrtimer_init(&rrq->budget_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	rrq->budget_timer.function = rbs_budget_timer;
+	hrtimer_init(&rrq->repl_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	rrq->repl_timer.function = rbs_repl_timer;
+}
+
+/*
+ * A reservation gives a budget and a period within the limits every
+ * reservation has. No warp and no separate deadline; the flags of the
+ * I/O servers and of the controller are refused (ms_rbs_class.flags)
+ * until they land.
  */
 static int rbs_validate(const struct sched_attr *attr)
 {
 	if (attr->sched_warp || attr->sched_warp_limit || attr->sched_unwarp ||
 	    attr->sched_deadline)
 		return -EINVAL;
-	if ((attr->sched_ms_flags & MS_FLAG_RBS_FEEDBACK) &&
-	    !attr->sched_runtime && !attr->sched_period)
-		return 0;
 	if (!ms_period_valid(attr->sched_runtime, attr->sched_period))
 		return -EINVAL;
 	return 0;
+}
+
+static u64 rbs_bandwidth(const struct sched_attr *attr)
+{
+	return to_ratio(attr->sched_period, attr->sched_runtime);
 }
 
 /* Every RBS task holds a reservation: CAP_SYS_NICE, as SCHED_DEADLINE. */
@@ -356,16 +858,52 @@ static bool rbs_asks_for_more(struct task_struct *p,
 	return true;
 }
 
+/* Read without the rq lock: a snapshot, as the rest of /proc/<pid>/sched. */
+static void rbs_proc_show(struct task_struct *p, struct seq_file *m)
+{
+	const struct sched_rbs_entity *se = rbs_se(p);
+	unsigned int len = min_t(unsigned int, READ_ONCE(se->ss.len),
+				 RBS_REPL_MAX);
+
+	ms_proc_u64(m, "ms.rbs.budget_ns", se->ss.C);
+	ms_proc_u64(m, "ms.rbs.period_ns", se->ss.T);
+	ms_proc_u64(m, "ms.rbs.usage_ns", se->ss.usage);
+	ms_proc_u64(m, "ms.rbs.head_ns", len ? se->q[0].b : 0);
+	ms_proc_u64(m, "ms.rbs.head_time", len ? se->q[0].t : 0);
+	ms_proc_u64(m, "ms.rbs.nr_chunks", len);
+	ms_proc_u64(m, "ms.rbs.throttled", se->throttled);
+	ms_proc_u64(m, "ms.rbs.nr_exhausted", se->nr_exhausted);
+	ms_proc_u64(m, "ms.rbs.nr_split", se->nr_split);
+	ms_proc_u64(m, "ms.rbs.nr_full", se->nr_full);
+	ms_proc_u64(m, "ms.rbs.reserved_ppm",
+		    DIV_ROUND_UP_ULL(READ_ONCE(p->ms.run.resv_bw) * 1000000ULL,
+				     BW_UNIT));
+	ms_proc_s64(m, "ms.rbs.reserved_cpu", READ_ONCE(p->ms.run.resv_bw) ?
+		    READ_ONCE(p->ms.run.resv_cpu) : -1);
+}
+
+static u64 rbs_rm_bound(unsigned int n)
+{
+	return rbs_ll_bound(n);
+}
+
 const struct ms_class ms_rbs_class = {
 	.name		= "rbs",
 	.policy		= SCHED_RBS,
 	.class		= &rbs_sched_class,
-	.ready		= false,
+	.ready		= true,
 	.general	= false,
-	.flags		= MS_FLAGS_RBS,
+	.flags		= 0,
 	.validate	= rbs_validate,
 	.asks_for_more	= rbs_asks_for_more,
 	.init_rq	= rbs_init_rq,
+	.proc_show	= rbs_proc_show,
+	.bandwidth	= rbs_bandwidth,
+	.rm_bound	= rbs_rm_bound,
+#ifdef CONFIG_SYSCTL
+	.sysctls	= rbs_sysctls,
+	.nr_sysctls	= ARRAY_SIZE(rbs_sysctls),
+#endif
 };
 
 #ifdef CONFIG_SCHED_MULTISCHED_KUNIT_TEST

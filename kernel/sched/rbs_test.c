@@ -191,12 +191,17 @@ static u64 rbs_test_next(const struct rbs_ss *ss, u64 now)
 }
 
 /*
- * @periods periods of C every T with a queue of @max chunks, alone on the
- * CPU; each time its capacity runs out it runs up to @late more. Returns
- * the most service in any window of T; *@full counts full-queue merges.
+ * @periods periods of C every T with a queue of @max chunks; each time
+ * its capacity runs out it runs up to @late more. Alone on the CPU, or,
+ * with @preempt, below a class that now and then runs first: before a
+ * quarter of its runs it is preempted (the class splits off what it ran,
+ * as at a block) and waits up to T / 4, and a chunk it waited for starts
+ * up to 300 us late (a timer's latency). Either way the class marks the
+ * start of each run (rbs_ss_start()). Returns the most service in any
+ * window of T; *@full counts full-queue merges.
  */
 static u64 rbs_test_run(struct kunit *test, u64 C, u64 T, unsigned int max,
-			u64 late, unsigned int periods, u32 seed,
+			u64 late, bool preempt, unsigned int periods, u32 seed,
 			unsigned int *full)
 {
 	unsigned int n = 0, cap_runs = periods * 64;
@@ -260,8 +265,19 @@ static u64 rbs_test_run(struct kunit *test, u64 C, u64 T, unsigned int max,
 			/* out of capacity: it waits for the head chunk */
 			KUNIT_ASSERT_GT(test, ss.q[0].t, now);
 			now = ss.q[0].t;
+			if (preempt)
+				now += rbs_test_rand(&rnd, 0, US(300));
 			continue;
 		}
+		if (preempt && !(prandom_u32_state(&rnd) % 4)) {
+			*full += rbs_ss_split(&ss, now);
+			now += rbs_test_rand(&rnd, 1, T / 4);
+			rbs_test_check(test, &ss);
+		}
+		rbs_ss_start(&ss, now);
+		rbs_test_check(test, &ss);
+		cap = rbs_ss_capacity(&ss, now);
+		KUNIT_ASSERT_GT(test, cap, 0LL);
 		d = min_t(u64, cap, want);
 		if (d == cap && late)
 			d += rbs_test_rand(&rnd, 0, late);
@@ -300,7 +316,7 @@ static void rbs_test_window(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(cfg); i++) {
 		full = 0;
 		most = rbs_test_run(test, cfg[i].C, cfg[i].T, cfg[i].max, 0,
-				    2000, 1000 + i, &full);
+				    false, 2000, 1000 + i, &full);
 		kunit_info(test, "C %llu T %llu queue %u: most in a window %llu, %u full-queue merges\n",
 			   cfg[i].C, cfg[i].T, cfg[i].max, most, full);
 		KUNIT_EXPECT_LE(test, most, cfg[i].C);
@@ -315,9 +331,32 @@ static void rbs_test_overrun(struct kunit *test)
 	unsigned int full = 0;
 	u64 most;
 
-	most = rbs_test_run(test, MS(3), MS(10), 8, US(50), 2000, 7, &full);
+	most = rbs_test_run(test, MS(3), MS(10), 8, US(50), false, 2000, 7,
+			    &full);
 	kunit_info(test, "overruns up to 50 us: most in a window %llu\n", most);
 	KUNIT_EXPECT_LE(test, most, MS(3) + US(50));
+}
+
+/*
+ * Below a class that preempts it and starts it late: still at most C in
+ * any window of T, as every chunk is used in one stretch from its time.
+ * Without rbs_ss_start(), a chunk that came due while the one before it
+ * ran, or was started late, would come back early.
+ */
+static void rbs_test_preempted(struct kunit *test)
+{
+	static const unsigned int max[] = { 32, 4 };
+	unsigned int i, full;
+	u64 most;
+
+	for (i = 0; i < ARRAY_SIZE(max); i++) {
+		full = 0;
+		most = rbs_test_run(test, MS(3), MS(10), max[i], 0, true, 2000,
+				    77 + i, &full);
+		kunit_info(test, "preempted, queue %u: most in a window %llu, %u full-queue merges\n",
+			   max[i], most, full);
+		KUNIT_EXPECT_LE(test, most, MS(3));
+	}
 }
 
 /*
@@ -530,6 +569,7 @@ static struct kunit_case rbs_test_cases[] = {
 	KUNIT_CASE(rbs_test_full),
 	KUNIT_CASE(rbs_test_window),
 	KUNIT_CASE(rbs_test_overrun),
+	KUNIT_CASE(rbs_test_preempted),
 	KUNIT_CASE(rbs_test_hog),
 	KUNIT_CASE(rbs_test_pibs),
 	KUNIT_CASE(rbs_test_pibs_inherit),

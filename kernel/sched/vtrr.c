@@ -798,10 +798,16 @@ static void switching_to_vtrr(struct rq *rq, struct task_struct *p)
 	se->slept_at = jiffies;
 }
 
+/*
+ * Called after the task's new class took it: the state is left alone
+ * once another multisched class owns it (ms_own_state()).
+ */
 static void switched_from_vtrr(struct rq *rq, struct task_struct *p)
 {
 	struct sched_vtrr_entity *se = vtrr_se(p);
 
+	if (p->ms.run.state_policy != SCHED_VTRR)
+		return;
 	se->lag = se->vft - vtrr_rq_of(rq)->qvt;
 	/* a lead measured against a QVT 10 minutes on is no lead at all */
 	if (!task_on_rq_queued(p) &&

@@ -12,13 +12,14 @@
  *  - two changers move random workers, by tid, between SCHED_BVT (random
  *    weight, warp, L, U and flags), SCHED_VTRR (random share), SCHED_BEBS
  *    (best-effort at a random weight, or periodic with a random budget
- *    of 0.1-3 ms every 2-30 ms, admitted or refused with EBUSY) and the
+ *    of 0.1-3 ms every 2-30 ms, admitted or refused with EBUSY), SCHED_RBS
+ *    (a reservation of the same kind) and the
  *    mainline policies (OTHER at random nice, BATCH, IDLE, FIFO and RR),
  *    with full, 48-byte and legacy calls, and change their affinity
  *    (EBUSY for one that would take a periodic task off its CPU);
  *  - a SCHED_FIFO booster takes the PI mutexes the workers hold, so that
- *    rt_mutex_setprio() boosts and deboosts them in and out of BVT, VTRR
- *    and BEBS;
+ *    rt_mutex_setprio() boosts and deboosts them in and out of BVT, VTRR,
+ *    BEBS and RBS;
  *  - the normal class flips between fair, bvt, vtrr and bebs every
  *    500 ms.
  *
@@ -157,8 +158,13 @@ static void change_policy(unsigned int *seed, pid_t tid)
 		a.sched_nice = (int)rnd(seed, 40) - 20;
 		break;
 	case 10:
-		a.sched_policy = SCHED_BEBS;
-		a.sched_ms_flags = MS_FLAG_BEBS_PERIODIC;
+		/* a periodic BEBS task or an RBS reservation, or EBUSY */
+		if (rnd(seed, 2)) {
+			a.sched_policy = SCHED_BEBS;
+			a.sched_ms_flags = MS_FLAG_BEBS_PERIODIC;
+		} else {
+			a.sched_policy = SCHED_RBS;
+		}
 		a.sched_runtime = 100000 + rnd(seed, 2900000);
 		a.sched_period = 2000000 + rnd(seed, 28000000);
 		if (a.sched_runtime > a.sched_period)

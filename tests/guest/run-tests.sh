@@ -367,7 +367,7 @@ check "schedctl: --json of showing, --list-tasks and --list has the expected mem
 
 # --- the classes this kernel is built with must all accept tasks; a class
 # that regressed to refusing them would otherwise skip its whole block ------
-for c in bvt vtrr bebs; do
+for c in bvt vtrr bebs rbs; do
 	check "classes: $c is built and accepts tasks (kernel.sched_ms_classes)" \
 		grep -qw $c /proc/sys/kernel/sched_ms_classes
 done
@@ -1116,6 +1116,24 @@ if grep -qw bebs /proc/sys/kernel/sched_ms_classes; then
 		       echo 200000000 > $f'
 	measure "bebs: importance 3 1 1 1 started on CPU 0 spread over two CPUs as 100/33/33/33% (10 points)" \
 		$T/bvt_spread -p bebs 3 1 1 1
+fi
+
+# --- SCHED_RBS: reservations (the traced experiments run in the rbs-figs
+# boot, on one CPU: tests/guest/rbs_figs.sh) -------------------------------
+if grep -qw rbs /proc/sys/kernel/sched_ms_classes; then
+	# bounds, privilege, admission against the limit and the
+	# rate-monotonic bound, release, fork
+	$T/rbs_resv admit || fails=$((fails + 1))
+	check "rbs: schedctl runs a command in a reservation of 1 ms every 10 ms and shows it (10%, its budget and period)" \
+		sh -c 'schedctl -c rbs --budget 1ms -P 10ms -- sh -c "schedctl -p \$\$" > /tmp/rbs.show &&
+		       grep -q "SCHED_RBS" /tmp/rbs.show &&
+		       grep -Eq "ms.rbs.reserved_ppm +: +100000$" /tmp/rbs.show &&
+		       grep -Eq "ms.rbs.budget_ns +: +1000000$" /tmp/rbs.show &&
+		       grep -Eq "ms.rbs.period_ns +: +10000000$" /tmp/rbs.show'
+	# cpu1 holds about 20% (the servers' share): 70% more fits under the
+	# 95% limit but not under the bound for two tasks, 82.8%
+	expect_fail "rbs: schedctl explains an EBUSY of the rate-monotonic bound" \
+		1 "rate-monotonic bound" taskset -c 1 schedctl -c rbs --budget 70ms -P 100ms -- true
 fi
 
 # --- no class starves another: each general class (and fair) has a

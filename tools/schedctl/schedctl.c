@@ -1284,6 +1284,7 @@ static int list_tasks(const struct policy *filter)
 #define MSG_EPERM_ENTER		"%s: entering it from another policy needs CAP_SYS_NICE or a non-zero RLIMIT_RTPRIO (it is 0), as SCHED_FIFO does"
 #define MSG_EPERM_BVT_WARP	"%s: needs CAP_SYS_NICE to raise weight or warp, or to loosen the warp limit, the unwarp time, --warp-off or --warp-signal of a warped thread"
 #define MSG_EPERM_RESERVE	"%s: needs CAP_SYS_NICE to reserve CPU bandwidth or to raise weight above the current value"
+#define MSG_EBUSY_RBS		"SCHED_RBS admits a reservation on the first CPU of its affinity where it fits under the limit and keeps that CPU's reservations, with the rest admitted there counted as one more task, within the rate-monotonic bound n(2^(1/n)-1): 82.8%% for two, 78.0%% for three, 69.3%% for many; an admitted reservation changes on the CPU it holds"
 #define MSG_EBUSY_DL		"admission control refused: not enough SCHED_DEADLINE bandwidth left (see /proc/sys/kernel/sched_rt_{runtime,period}_us)"
 #define MSG_EBUSY_ALL_CPUS	"admission control refused: the reservations of every CPU pid %d may use are full"
 
@@ -1467,10 +1468,14 @@ static void explain_ebusy(const struct policy *pol,
 		msg(MSG_EBUSY_DL);
 		return;
 	}
-	/* an admitted periodic BEBS task changes on the CPU it holds */
-	if (pol->kind == K_BEBS && !get_attr(tid, &now) &&
-	    now.sched_policy == SCHED_BEBS &&
-	    (now.sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
+	/*
+	 * An admitted periodic BEBS task, or an RBS reservation, changes on
+	 * the CPU it holds.
+	 */
+	if (!get_attr(tid, &now) &&
+	    ((pol->kind == K_BEBS && now.sched_policy == SCHED_BEBS &&
+	      (now.sched_ms_flags & MS_FLAG_BEBS_PERIODIC)) ||
+	     (pol->kind == K_RBS && now.sched_policy == SCHED_RBS)))
 		held = task_cpu_of(tid);
 
 	/* BEBS reserves C / D, its density, the others C / T */
@@ -1532,7 +1537,9 @@ static void explain_ebusy(const struct policy *pol,
 			    fmt_ppm(c, sizeof(c), asked));
 	}
 	fclose(f);
-	if (held >= 0)
+	if (pol->kind == K_RBS)
+		msg(MSG_EBUSY_RBS);
+	else if (held >= 0)
 		msg(MSG_EBUSY_BEBS_CPU, held);
 	else if (pol->kind == K_BEBS)
 		msg(MSG_EBUSY_BEBS_NEW);

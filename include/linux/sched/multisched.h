@@ -101,6 +101,51 @@ struct sched_bebs_entity {
 };
 #endif
 
+#ifdef CONFIG_SCHED_RBS
+/* room in a reservation's replenishment queue (sysctl_sched_rbs_repl_max) */
+#define RBS_REPL_MAX	32
+
+/* A chunk of a sporadic server's budget: @b, usable from time @t on. */
+struct rbs_repl {
+	u64	t;
+	u64	b;
+};
+
+/*
+ * struct rbs_ss - a corrected sporadic server (kernel/sched/rbs.c): its
+ * budget C in @len chunks of @q, by time, that add up to C, of which it
+ * ran @usage of the head; @max is the room it may use in @q.
+ */
+struct rbs_ss {
+	u64		C;
+	u64		T;
+	u64		usage;
+	unsigned int	len;
+	unsigned int	max;
+	struct rbs_repl	*q;
+};
+
+/*
+ * struct sched_rbs_entity - a task's RBS reservation
+ *
+ * Protected by the task's rq lock. Times are absolute rq clock readings,
+ * so migration needs no rebasing. /proc/<pid>/sched reads it without
+ * locks. @ss.q points into @q, this entity's own queue.
+ */
+struct sched_rbs_entity {
+	struct rb_node	node;		/* in its CPU's ready or throttled tree */
+	u64		seq;		/* ties of equal periods: first queued first */
+	struct rbs_ss	ss;
+	u64		nr_exhausted;	/* times it ran out of capacity */
+	u64		nr_split;	/* blocks with capacity left (algorithm 12) */
+	u64		nr_full;	/* replenishments merged into a full queue */
+	u8		on_rq;
+	u8		throttled;	/* queued without capacity: in the throttled tree */
+	u8		started;	/* @ss holds its server */
+	struct rbs_repl	q[RBS_REPL_MAX];
+};
+#endif
+
 /*
  * The classes' run-time state of a task. A task is in one class at a
  * time, so the classes share one union; struct sched_ms_run's
@@ -115,6 +160,9 @@ union sched_ms_state {
 #endif
 #ifdef CONFIG_SCHED_BEBS
 	struct sched_bebs_entity	bebs;
+#endif
+#ifdef CONFIG_SCHED_RBS
+	struct sched_rbs_entity		rbs;
 #endif
 };
 
@@ -134,7 +182,9 @@ union sched_ms_state {
  * whose state @run.state holds, 0 for none; @run.sig_depth counts the
  * signal handlers the task is in, for MS_FLAG_WARP_SIGNAL, whatever its
  * class. @run.resv_bw is the bandwidth admitted for the task's
- * reservation (a periodic BEBS task), 0 for none, on CPU @run.resv_cpu:
+ * reservation (a periodic BEBS task, an RBS reservation), 0 for none, on
+ * CPU @run.resv_cpu, and @run.resv_rm whether it counts in the CPU's
+ * rate-monotonic bound (RBS):
  * written under the rq lock and pi_lock (ms_admit()) or the pi_lock
  * alone while the task is not queued (migration); readers without them
  * use READ_ONCE().
@@ -152,6 +202,7 @@ struct sched_ms_entity {
 	struct sched_ms_run {
 		u8			sig_depth;
 		u8			state_policy;
+		u8			resv_rm;
 		s32			resv_cpu;
 		u64			resv_bw;
 		union sched_ms_state	state;

@@ -1,0 +1,822 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbs_resv [-v] [-c CPU] admit|steere|adversary: SCHED_RBS reservations
+ * (issue 15).
+ *
+ * admit: the bounds (C >= 10 us, 100 us <= T <= 4 s, C <= T, no
+ *   deadline, no flags yet), EINVAL; a reservation needs CAP_SYS_NICE
+ *   (EPERM as uid 65534); admission on CPU is refused with EBUSY, and
+ *   changes nothing, both past the sched_rt_runtime_us limit and past
+ *   Liu and Layland's bound where the limit alone would admit it; the
+ *   child of an RBS task runs as SCHED_NORMAL; a reservation leaves with
+ *   its task.
+ *
+ * steere: Steere et al. section 3.1: a reservation of 5% every 30 ms
+ *   (1.5 ms) for a spinning thread on CPU, beside a SCHED_NORMAL hog and
+ *   a SCHED_FIFO one that wants 80% of it there, for 10 s. (A FIFO hog
+ *   that wanted nearly all of it would starve fair, and fair's deadline
+ *   server, which runs above RBS as all of SCHED_DEADLINE does, would
+ *   then take up to 50 ms at once.) From the trace, the thread's run time
+ *   in every window of one period (every window, not just the periods)
+ *   is at most C plus the slack, and at least C less the slack, as it is
+ *   runnable throughout.
+ *
+ * adversary: the sporadic server's invariant under block and unblock
+ *   patterns built to break it: a thread with 2 ms every 10 ms runs
+ *   bursts of random length at random offsets, blocks just before its
+ *   capacity runs out (read from /proc/thread-self/sched), and blocks
+ *   and wakes just after a replenishment, for 10 s beside a SCHED_NORMAL
+ *   hog. In every window of one period it runs at most C plus the slack,
+ *   and over the run at least a third of its share (it asks for more
+ *   than its share most of the time).
+ *
+ * What late timers explain is not held against the class, and is
+ * measured in the same trace (timer:hrtimer_start gives each timer's
+ * expiry, timer:hrtimer_expire_entry when it ran): a run that goes on
+ * past the expiry its budget timer was armed for may exceed C by as
+ * much (the kernel takes it from the chunks that follow); so an overrun
+ * of D, a replenishment timer that fires D late and a stall of the CPU
+ * of D (an hrtimer more than STALL late) may each leave the windows of
+ * the D / C + 1 periods after it short, by D in all. Under TCG the host stalls the
+ * guest for milliseconds now and then. The slack, 200 us, covers the
+ * switch after a timely expiry (75 to 130 us from the hrtick's expiry to
+ * the switch in the BVT traces of November 2026).
+ *
+ * Prints TAP lines ("ok - rbs: ..." / "not ok - rbs: ...") and exits 1
+ * if any failed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "ms_test.h"
+
+#define MS	1000000LL
+#define US	1000LL
+#define SLACK	(200 * US)
+/*
+ * An hrtimer this late means the CPU took no interrupt meanwhile: under
+ * TCG the tick's expiries come 40 to 130 us late (traces of November
+ * 2026), so 300 us is a stall of the host.
+ */
+#define STALL	(300 * US)
+#define MAX_RUNS 200000
+
+static int fails, cpu = 1, verbose;
+
+#define CHECK(cond, ...) do {					\
+	printf("%s - rbs: ", (cond) ? "ok" : "not ok");		\
+	printf(__VA_ARGS__);					\
+	printf("\n");						\
+	fflush(stdout);						\
+	if (!(cond))						\
+		fails++;					\
+} while (0)
+
+static int rbs_attr(pid_t pid, long long C, long long T,
+		    unsigned long long dl, unsigned int flags)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_RBS,
+		.sched_runtime = C,
+		.sched_period = T,
+		.sched_deadline = dl,
+		.sched_ms_flags = flags,
+	};
+
+	return syscall(SYS_sched_setattr, pid, &a, 0) ? errno : 0;
+}
+
+static int to_normal(pid_t pid)
+{
+	struct sched_attr a = { .size = sizeof(a), .sched_policy = SCHED_OTHER };
+
+	return syscall(SYS_sched_setattr, pid, &a, 0) ? errno : 0;
+}
+
+static int pin(pid_t pid, int c)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(c, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
+/* a sleeping child to set parameters on; it dies with us */
+static pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pin(0, cpu);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+/* Liu and Layland's n (2^(1/n) - 1), in ppm, as rbs_ll_bound() rounds */
+static const long long ll_ppm[] = { 1000000, 828427, 779763, 756828 };
+
+static void test_admit(void)
+{
+	long long base, used, free_ppm, x;
+	pid_t p = sleeper(), q = sleeper(), c;
+	int e, st;
+
+	e = rbs_attr(p, 9 * US, 10 * MS, 0, 0);
+	CHECK(e == EINVAL, "a budget under 10 us is EINVAL (%s)", strerror(e));
+	e = rbs_attr(p, 10 * US, 99 * US, 0, 0);
+	CHECK(e == EINVAL, "a period under 100 us is EINVAL (%s)", strerror(e));
+	e = rbs_attr(p, 10 * MS, 4001 * MS, 0, 0);
+	CHECK(e == EINVAL, "a period over 4 s is EINVAL (%s)", strerror(e));
+	e = rbs_attr(p, 11 * MS, 10 * MS, 0, 0);
+	CHECK(e == EINVAL, "a budget over the period is EINVAL (%s)",
+	      strerror(e));
+	e = rbs_attr(p, 1 * MS, 10 * MS, 5 * MS, 0);
+	CHECK(e == EINVAL, "a deadline is EINVAL (%s)", strerror(e));
+	e = rbs_attr(p, 1 * MS, 10 * MS, 0, MS_FLAG_RBS_IO);
+	CHECK(e == EINVAL, "MS_FLAG_RBS_IO, not yet there, is EINVAL (%s)",
+	      strerror(e));
+	e = rbs_attr(p, 0, 0, 0, MS_FLAG_RBS_FEEDBACK);
+	CHECK(e == EINVAL, "MS_FLAG_RBS_FEEDBACK, not yet there, is EINVAL (%s)",
+	      strerror(e));
+
+	/* as uid 65534 without capabilities, on itself */
+	c = fork();
+	if (!c) {
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		_exit(rbs_attr(0, 1 * MS, 10 * MS, 0, 0) == EPERM ? 0 : 1);
+	}
+	waitpid(c, &st, 0);
+	CHECK(WIFEXITED(st) && !WEXITSTATUS(st),
+	      "an unprivileged reservation is EPERM (child status %d)",
+	      WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+
+	/* bandwidth: only CPU is in the affinity of p and q */
+	base = ms_used_ppm(cpu);
+	free_ppm = file_ll("/proc/sys/kernel/sched_rt_runtime_us") * 1000000LL /
+		   file_ll("/proc/sys/kernel/sched_rt_period_us") - base;
+	printf("# cpu%d: %lld ppm admitted before, %lld free under the limit\n",
+	       cpu, base, free_ppm);
+	e = rbs_attr(p, (free_ppm + 1000) * 10 * MS / 1000000, 10 * MS, 0, 0);
+	used = ms_used_ppm(cpu);
+	CHECK(e == EBUSY && used == base,
+	      "a reservation past the rt limit is EBUSY and admits nothing (%s, %lld ppm)",
+	      strerror(e), used);
+	/*
+	 * One reservation beside what is admitted there (base, counted as
+	 * one task): within the limit but past the bound of 2 tasks.
+	 */
+	x = ll_ppm[1] - base + 20000;
+	if (base && x < free_ppm) {
+		e = rbs_attr(p, x * 10 * MS / 1000000, 10 * MS, 0, 0);
+		used = ms_used_ppm(cpu);
+		CHECK(e == EBUSY && used == base,
+		      "%lld ppm, within the limit, past Liu and Layland's bound for 2 (%lld ppm) with %lld ppm admitted, is EBUSY (%s)",
+		      x, ll_ppm[1], base, strerror(e));
+	} else {
+		CHECK(0, "no room to test the bound: %lld ppm admitted", base);
+	}
+	x = ll_ppm[1] - base - 20000;
+	e = rbs_attr(p, x * 10 * MS / 1000000, 10 * MS, 0, 0);
+	used = ms_used_ppm(cpu);
+	CHECK(!e && used >= base + x - 2 && used <= base + x + 2,
+	      "%lld ppm, within the bound for 2, is admitted (%s, %lld ppm)",
+	      x, strerror(e), used);
+	/* a second: the bound for 3 holds the sum */
+	e = rbs_attr(q, 40 * US, 10 * MS, 0, 0);
+	CHECK(e == EBUSY, "a second reservation past the bound for 3 (%lld ppm) is EBUSY (%s)",
+	      ll_ppm[2], strerror(e));
+	e = rbs_attr(p, 1 * MS, 10 * MS, 0, 0);
+	CHECK(!e, "it shrinks to 10%% (%s)", strerror(e));
+	e = rbs_attr(q, 1 * MS, 20 * MS, 0, 0);
+	used = ms_used_ppm(cpu);
+	CHECK(!e && used >= base + 150000 - 2 && used <= base + 150000 + 2,
+	      "a second of 5%% fits: %lld ppm admitted (%s)", used, strerror(e));
+	e = to_normal(p);
+	used = ms_used_ppm(cpu);
+	CHECK(!e && used >= base + 50000 - 2 && used <= base + 50000 + 2,
+	      "one that leaves RBS gives its bandwidth back: %lld ppm", used);
+	reap(q);
+	ms_wait_released(cpu, base, 2000);
+	used = ms_used_ppm(cpu);
+	CHECK(used == base, "one whose task dies gives it back: %lld ppm",
+	      used);
+	reap(p);
+
+	/* the child of a reservation's task */
+	c = fork();
+	if (!c) {
+		pid_t g;
+
+		if (rbs_attr(0, 1 * MS, 10 * MS, 0, 0))
+			_exit(2);
+		g = fork();
+		if (!g)
+			_exit(sched_getscheduler(0) == SCHED_OTHER ? 0 : 1);
+		waitpid(g, &st, 0);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 3);
+	}
+	waitpid(c, &st, 0);
+	CHECK(WIFEXITED(st) && !WEXITSTATUS(st),
+	      "the child of an RBS task runs as SCHED_OTHER (status %d)",
+	      WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	ms_wait_released(cpu, base, 2000);
+	used = ms_used_ppm(cpu);
+	CHECK(used == base, "the admitted total is back to %lld ppm: %lld",
+	      base, used);
+}
+
+/* the runs of @pid on @cpu from the trace: [start, end) pairs */
+static long long rs[MAX_RUNS], re[MAX_RUNS];
+/* the budget timer's last expiry armed in each run, in trace time, or -1 */
+static long long rdue[MAX_RUNS];
+
+/*
+ * The expiries of the RBS budget and replenishment timers on @cpu: when
+ * (trace time) and how late (the hrtimer's now less the expiry it was
+ * started for, from hrtimer_start).
+ */
+#define MAX_EXP	20000
+static long long bud_ts[MAX_EXP], bud_late[MAX_EXP];
+static long long rep_ts[MAX_EXP], rep_late[MAX_EXP];
+static int nbud, nrep;
+
+/*
+ * Every hrtimer expiry on CPU that came over STALL late, as the interval
+ * [due, expiry] in trace time: the CPU took no interrupt meanwhile (under
+ * TCG, the host did not run it), so whatever was to run then did not.
+ */
+static long long st_a[MAX_EXP], st_b[MAX_EXP];
+static int nst;
+
+/* the expiry each recently armed hrtimer was last armed for */
+#define NR_ARMED 64
+static char armed_id[NR_ARMED][24];
+static long long armed_exp[NR_ARMED];
+
+static long long *armed_slot(const char *f, int create)
+{
+	char id[24] = "";
+	const char *p = strstr(f, "hrtimer=");
+	int i, free = -1;
+
+	if (!p)
+		return NULL;
+	sscanf(p + 8, "%23s", id);
+	for (i = 0; i < NR_ARMED; i++) {
+		if (!strcmp(armed_id[i], id))
+			return &armed_exp[i];
+		if (free < 0 && !armed_id[i][0])
+			free = i;
+	}
+	if (!create)
+		return NULL;
+	if (free < 0)
+		free = (int)(id[strlen(id) - 1] % NR_ARMED);
+	snprintf(armed_id[free], sizeof(armed_id[free]), "%s", id);
+	return &armed_exp[free];
+}
+
+static int read_runs(pid_t pid)
+{
+	char line[512], name[64], tag[16], *f, *p;
+	long long ts, start = -1, bud_exp = -1, rep_exp = -1, now, due = -1;
+	long long off = 0;	/* trace time less CLOCK_MONOTONIC */
+	long long armed_at = 0;	/* when the budget timer was last armed */
+	FILE *tr = fopen(MS_TRACE "trace", "r");
+	int n = 0, bud;
+
+	nbud = nrep = nst = 0;
+	memset(armed_id, 0, sizeof(armed_id));
+	if (!tr)
+		return 0;
+	snprintf(tag, sizeof(tag), "[%03d]", cpu);
+	while (fgets(line, sizeof(line), tr) && n < MAX_RUNS) {
+		if (!strstr(line, tag))
+			continue;
+		f = ms_trace_event(line, &ts, name, sizeof(name));
+		if (!f)
+			continue;
+		p = strstr(f, " now=");
+		if (!strcmp(name, "hrtimer_expire_entry") && p) {
+			long long *e = armed_slot(f, 0);
+
+			now = atoll(p + 5);
+			off = ts - now;
+			if (e && *e && now - *e > STALL && nst < MAX_EXP) {
+				st_a[nst] = ts - (now - *e);
+				st_b[nst++] = ts;
+			}
+		}
+		if (!strcmp(name, "hrtimer_start")) {
+			long long *e = armed_slot(f, 1);
+
+			p = strstr(f, " expires=");
+			if (e && p)
+				*e = atoll(p + 9);
+		}
+		bud = strstr(f, "function=rbs_budget_timer ") != NULL;
+		if (!bud && !strstr(f, "function=rbs_repl_timer "))
+			bud = -1;
+		if (!strcmp(name, "hrtimer_start") && bud >= 0) {
+			p = strstr(f, " expires=");
+			if (p)
+				*(bud ? &bud_exp : &rep_exp) = atoll(p + 9);
+			if (p && bud && off) {
+				due = bud_exp + off;
+				armed_at = ts;
+			}
+			continue;
+		}
+		if (!strcmp(name, "hrtimer_expire_entry") && bud >= 0) {
+			p = strstr(f, " now=");
+			now = p ? atoll(p + 5) : -1;
+			if (bud && bud_exp >= 0 && now >= 0 && nbud < MAX_EXP) {
+				bud_ts[nbud] = ts;
+				bud_late[nbud++] = now > bud_exp ? now - bud_exp : 0;
+			} else if (!bud && rep_exp >= 0 && now >= 0 &&
+				   nrep < MAX_EXP) {
+				rep_ts[nrep] = ts;
+				rep_late[nrep++] = now > rep_exp ? now - rep_exp : 0;
+			}
+			continue;
+		}
+		if (strcmp(name, "sched_switch"))
+			continue;
+		p = strstr(f, "prev_pid=");
+		if (p && atoi(p + 9) == pid && start >= 0) {
+			rdue[n] = due;
+			rs[n] = start;
+			re[n++] = ts;
+			start = -1;
+		}
+		/*
+		 * set_next_task() arms the budget timer just before the
+		 * switch in; an older arming was for another run.
+		 */
+		p = strstr(f, "next_pid=");
+		if (p && atoi(p + 9) == pid) {
+			start = ts;
+			if (ts - armed_at > 200 * US)
+				due = -1;
+		}
+	}
+	fclose(tr);
+	return n;
+}
+
+/*
+ * Sets of intervals [a, b) of trace time, sorted and disjoint once
+ * iset_norm() has merged them, with prefix sums of their lengths, so
+ * that what of them lies in a window takes two binary searches.
+ */
+struct iset {
+	long long *a, *b, *pre;
+	int n;
+};
+
+static int cmp_pair(const void *x, const void *y)
+{
+	const long long *p = x, *q = y;
+
+	return p[0] < q[0] ? -1 : p[0] > q[0];
+}
+
+static void iset_norm(struct iset *s)
+{
+	long long (*pair)[2] = malloc(sizeof(*pair) * (s->n + 1));
+	int i, k = 0;
+
+	for (i = 0; i < s->n; i++) {
+		pair[i][0] = s->a[i];
+		pair[i][1] = s->b[i];
+	}
+	qsort(pair, s->n, sizeof(*pair), cmp_pair);
+	for (i = 0; i < s->n; i++) {
+		if (pair[i][1] <= pair[i][0])
+			continue;
+		if (k && pair[i][0] <= s->b[k - 1]) {
+			if (pair[i][1] > s->b[k - 1])
+				s->b[k - 1] = pair[i][1];
+			continue;
+		}
+		s->a[k] = pair[i][0];
+		s->b[k++] = pair[i][1];
+	}
+	s->n = k;
+	s->pre[0] = 0;
+	for (i = 0; i < k; i++)
+		s->pre[i + 1] = s->pre[i] + s->b[i] - s->a[i];
+	free(pair);
+}
+
+/* the first interval of @s that ends after @t */
+static int iset_after(const struct iset *s, long long t)
+{
+	int lo = 0, hi = s->n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (s->b[mid] > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* how much of @s lies in [t, t + len) */
+static long long iset_cover(const struct iset *s, long long t, long long len)
+{
+	int i = iset_after(s, t), j = iset_after(s, t + len);
+	long long sum;
+
+	/* intervals i .. j - 1 end in the window; j may start in it */
+	if (j < s->n && s->a[j] < t + len)
+		j++;
+	if (i >= j)
+		return 0;
+	sum = s->pre[j] - s->pre[i];
+	if (s->a[i] < t)
+		sum -= t - s->a[i];
+	if (s->b[j - 1] > t + len)
+		sum -= s->b[j - 1] - (t + len);
+	return sum;
+}
+
+
+/*
+ * What the timers' lateness explains, as intervals of trace time:
+ *
+ *  - an overrun: a run that went on past the expiry its budget timer was
+ *    last armed for in it (the timer fired late, or the CPU took no
+ *    interrupt: a host stall, hrtimer's hang detection), from that
+ *    expiry to the run's end;
+ *  - a late replenishment: from when the replenishment timer was due to
+ *    the thread's next switch in.
+ */
+static long long ov_a[MAX_RUNS], ov_b[MAX_RUNS], rp_a[MAX_EXP], rp_b[MAX_EXP];
+static int nov, nrp;
+
+static long long pre_runs[MAX_RUNS + 1], pre_ov[MAX_RUNS + 1];
+static long long pre_rp[MAX_EXP + 1], pre_st[MAX_EXP + 1];
+static struct iset runs = { rs, re, pre_runs, 0 };
+static struct iset overruns = { ov_a, ov_b, pre_ov, 0 };
+static struct iset late_repl = { rp_a, rp_b, pre_rp, 0 };
+static struct iset stalls = { st_a, st_b, pre_st, 0 };
+/* all three: what may leave a window short */
+static long long ds_a[MAX_RUNS + 2 * MAX_EXP], ds_b[MAX_RUNS + 2 * MAX_EXP];
+static long long pre_ds[MAX_RUNS + 2 * MAX_EXP + 1];
+static struct iset disturb = { ds_a, ds_b, pre_ds, 0 };
+
+
+static void lateness(int n)
+{
+	int i, e;
+
+	nov = 0;
+	for (i = 0; i < n; i++) {
+		if (rdue[i] < 0 || re[i] <= rdue[i])
+			continue;
+		ov_a[nov] = rdue[i] > rs[i] ? rdue[i] : rs[i];
+		ov_b[nov++] = re[i];
+	}
+	nrp = 0;
+	for (e = 0, i = 0; e < nrep; e++) {
+		while (i < n && rs[i] < rep_ts[e])
+			i++;
+		rp_a[nrp] = rep_ts[e] - rep_late[e];
+		rp_b[nrp++] = i < n ? rs[i] : rep_ts[e];
+	}
+	runs.n = n;
+	overruns.n = nov;
+	late_repl.n = nrp;
+	stalls.n = nst;
+	iset_norm(&runs);
+	iset_norm(&overruns);
+	iset_norm(&late_repl);
+	iset_norm(&stalls);
+	disturb.n = 0;
+	for (i = 0; i < overruns.n; i++, disturb.n++) {
+		ds_a[disturb.n] = ov_a[i];
+		ds_b[disturb.n] = ov_b[i];
+	}
+	for (i = 0; i < late_repl.n; i++, disturb.n++) {
+		ds_a[disturb.n] = rp_a[i];
+		ds_b[disturb.n] = rp_b[i];
+	}
+	for (i = 0; i < stalls.n; i++, disturb.n++) {
+		ds_a[disturb.n] = st_a[i];
+		ds_b[disturb.n] = st_b[i];
+	}
+	iset_norm(&disturb);
+}
+
+/*
+ * What may still shorten [t, t + T): every overrun, late replenishment
+ * and stall of length D (the set @s) that ends before the window ends
+ * and less than D / C + 1 periods before it starts, D each. The kernel
+ * takes an overrun from the chunks that follow, so it may leave the
+ * next D / C + 1 periods short by D in all; a late replenishment or a
+ * stall delays the chunks behind it as much.
+ */
+static long long excuse(const struct iset *s, long long t, long long T,
+			long long C)
+{
+	long long sum = 0, d;
+	int i = iset_after(s, t - 20 * T);
+
+	for (; i < s->n && s->a[i] < t + T; i++) {
+		d = s->b[i] - s->a[i];
+		if (s->b[i] + (d / C + 1) * T > t)
+			sum += d;
+	}
+	return sum;
+}
+
+static long long run_in(long long t, long long len)
+{
+	return iset_cover(&runs, t, len);
+}
+
+/*
+ * The most and the least run time in any window of @T within the runs
+ * (from the first start to the last end less T), beyond what the
+ * timers' lateness explains (lateness()): *@most is the largest run time
+ * less the overruns in the window, *@least the smallest plus the late
+ * replenishments, stalls and overruns that may still cost it (excuse()). The extremes are reached with
+ * a window edge at a run's edge.
+ */
+static long long most_at, least_at, most_raw, least_raw;
+
+static void windows(int n, long long C, long long T, long long *most,
+		    long long *least)
+{
+	long long lo = rs[0], hi = re[n - 1] - T, t, v, m, l, c[4];
+	int i, k;
+
+	lateness(n);
+	*most = 0;
+	*least = -1;
+	most_raw = 0;
+	least_raw = -1;
+	for (i = 0; i < n; i++) {
+		c[0] = rs[i];
+		c[1] = re[i];
+		c[2] = rs[i] - T;
+		c[3] = re[i] - T;
+		for (k = 0; k < 4; k++) {
+			t = c[k];
+			if (t < lo || t > hi)
+				continue;
+			v = run_in(t, T);
+			m = v - iset_cover(&overruns, t, T);
+			l = v + excuse(&disturb, t, T, C);
+			if (v > most_raw)
+				most_raw = v;
+			if (least_raw < 0 || v < least_raw)
+				least_raw = v;
+			if (m > *most) {
+				*most = m;
+				most_at = t;
+			}
+			if (*least < 0 || l < *least) {
+				*least = l;
+				least_at = t;
+			}
+		}
+	}
+}
+
+/* the trace's lines on CPU from @from to @to (trace time), for -v */
+static void dump_trace(long long from, long long to)
+{
+	char line[512], copy[512], name[64], tag[16];
+	FILE *tr = fopen(MS_TRACE "trace", "r");
+	long long ts;
+
+	if (!tr)
+		return;
+	snprintf(tag, sizeof(tag), "[%03d]", cpu);
+	while (fgets(line, sizeof(line), tr)) {
+		if (!strstr(line, tag))
+			continue;
+		snprintf(copy, sizeof(copy), "%s", line);
+		if (ms_trace_event(copy, &ts, name, sizeof(name)) &&
+		    ts >= from && ts <= to &&
+		    (strstr(line, "sched_switch") || strstr(line, "rbs_") ||
+		     strstr(line, "dl_") || strstr(line, "cancel")))
+			printf("# %s", line);
+	}
+	fclose(tr);
+}
+
+static long long max_of(const long long *v, int n)
+{
+	long long m = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] > m)
+			m = v[i];
+	return m;
+}
+
+/*
+ * A hog of @policy on CPU; with @duty (percent) under 100, it runs
+ * @duty / (100 - @duty) ms between sleeps of 1 ms.
+ */
+static pid_t start_hog(int policy, int prio, int duty)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = policy,
+		.sched_priority = prio,
+	};
+	long long run = duty < 100 ? duty * MS / (100 - duty) : 0;
+	pid_t pid = fork();
+
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pin(0, cpu);
+		syscall(SYS_sched_setattr, 0, &a, 0);
+		while (!run)
+			;
+		for (;;) {
+			spin_ns(run);
+			usleep(1000);
+		}
+	}
+	return pid;
+}
+
+/*
+ * The thread under test: enter RBS with @C every @T on CPU, say so on
+ * @fd, then spin (@adversary 0) or play the adversary until killed.
+ */
+static void __attribute__((noreturn))
+resv_thread(int fd, long long C, long long T, int adversary)
+{
+	unsigned int seed = 1;
+	long long left;
+	char ok = '1';
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pin(0, cpu) || rbs_attr(0, C, T, 0, 0))
+		ok = '0';
+	if (write(fd, &ok, 1) != 1 || ok != '1')
+		_exit(1);
+	close(fd);
+	if (!adversary)
+		for (;;)
+			;
+	for (;;) {
+		switch (rand_r(&seed) % 4) {
+		case 0:	/* a short burst at a random offset, then a short sleep */
+			spin_cpu_ns(20 * US + rand_r(&seed) % (800 * US));
+			usleep(rand_r(&seed) % 3000);
+			break;
+		case 1:	/* block just before the capacity runs out */
+			left = proc_sched_ll("ms.rbs.head_ns") -
+			       proc_sched_ll("ms.rbs.usage_ns");
+			if (left > 60 * US)
+				spin_cpu_ns(left - 40 * US);
+			usleep(100 + rand_r(&seed) % 500);
+			break;
+		case 2:
+			/*
+			 * Run out, run again at the replenishment, and block
+			 * and wake just after it.
+			 */
+			spin_cpu_ns(C + T / 10);
+			usleep(rand_r(&seed) % 100);
+			spin_cpu_ns(C / 2);
+			break;
+		default: /* ask for more than the share */
+			spin_cpu_ns(rand_r(&seed) % (3 * C));
+			break;
+		}
+	}
+}
+
+static void traced_run(const char *what, long long C, long long T,
+		       int adversary)
+{
+	pid_t hog1 = -1, hog2 = -1, pid;
+	long long most, least, total;
+	char ok = '0';
+	int fd[2], n;
+
+	hog1 = start_hog(SCHED_OTHER, 0, 100);
+	if (!adversary)
+		hog2 = start_hog(SCHED_FIFO, 50, 80);
+	if (pipe(fd))
+		return;
+	pid = fork();
+	if (!pid) {
+		close(fd[0]);
+		resv_thread(fd[1], C, T, adversary);
+	}
+	close(fd[1]);
+	if (read(fd[0], &ok, 1) != 1 || ok != '1') {
+		CHECK(0, "%s: the thread could not enter RBS on cpu%d", what,
+		      cpu);
+		goto out;
+	}
+	close(fd[0]);
+	usleep(200000);
+	if (ms_trace_start(verbose ? "sched/sched_switch timer/hrtimer_start timer/hrtimer_expire_entry timer/hrtimer_cancel" :
+			   "sched/sched_switch timer/hrtimer_start timer/hrtimer_expire_entry")) {
+		CHECK(0, "%s: no trace", what);
+		goto out;
+	}
+	sleep(10);
+	ms_trace_stop();
+	n = read_runs(pid);
+	if (n < 100) {
+		CHECK(0, "%s: %d runs traced", what, n);
+		goto out;
+	}
+	windows(n, C, T, &most, &least);
+	total = run_in(rs[0], re[n - 1] - rs[0]);
+	if (verbose) {
+		dump_trace(most_at - 3 * MS, most_at + T + 3 * MS);
+		printf("# the emptiest window, at %lld:\n", least_at);
+		dump_trace(least_at - T, least_at + T + 3 * MS);
+		printf("# hogs: %lld and %lld ms of CPU\n",
+		       (long long)cpu_ns(hog1) / MS,
+		       hog2 > 0 ? (long long)cpu_ns(hog2) / MS : -1);
+	}
+	printf("# %s: %d runs over %.2f s, %.3f ms run in all (%.2f%%); in any window of %lld ms at most %.3f ms, at least %.3f ms\n",
+	       what, n, (re[n - 1] - rs[0]) / 1e9, total / 1e6,
+	       100.0 * total / (re[n - 1] - rs[0]), T / MS, most_raw / 1e6,
+	       least_raw / 1e6);
+	printf("# %s: %d budget timer expiries, at most %.3f ms late; %d replenishments, at most %.3f ms late; %d stalls (an hrtimer over 300 us late), %.3f ms in all\n",
+	       what, nbud, max_of(bud_late, nbud) / 1e6, nrep,
+	       max_of(rep_late, nrep) / 1e6, nst,
+	       iset_cover(&stalls, rs[0], re[n - 1] - rs[0]) / 1e6);
+	CHECK(nbud >= 100,
+	      "%s: the budget timer ends the runs (%d expiries traced)", what,
+	      nbud);
+	CHECK(most <= C + SLACK,
+	      "%s: in every window of T = %lld ms the thread runs at most C + slack = %.3f ms, beyond the lateness of the budget timer's expiries in it (most: %.3f ms)",
+	      what, T / MS, (C + SLACK) / 1e6, most / 1e6);
+	if (!adversary)
+		CHECK(least >= C - SLACK,
+		      "%s: a spinning thread runs at least C - slack = %.3f ms in every window of T beside a SCHED_NORMAL hog and an 80%% SCHED_FIFO one, short of the lateness of the replenishments in it and a period before it (least: %.3f ms)",
+		      what, (C - SLACK) / 1e6, least / 1e6);
+	else
+		CHECK(total * 3 >= (re[n - 1] - rs[0]) * C / T,
+		      "%s: the thread ran at least a third of its %lld%% share (%.2f%%)",
+		      what, 100 * C / T, 100.0 * total / (re[n - 1] - rs[0]));
+out:
+	ms_trace_restore();
+	reap(pid);
+	reap(hog1);
+	reap(hog2);
+}
+
+int main(int argc, char **argv)
+{
+	int opt;
+
+	while ((opt = getopt(argc, argv, "c:v")) != -1) {
+		if (opt == 'c')
+			cpu = atoi(optarg);
+		else if (opt == 'v')
+			verbose = 1;
+		else
+			return 2;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary\n");
+		return 2;
+	}
+	if (!strcmp(argv[optind], "admit"))
+		test_admit();
+	else if (!strcmp(argv[optind], "steere"))
+		traced_run("steere 3.1, 5% every 30 ms", 1500 * US, 30 * MS, 0);
+	else if (!strcmp(argv[optind], "adversary"))
+		traced_run("adversary, 2 ms every 10 ms", 2 * MS, 10 * MS, 1);
+	else
+		return 2;
+	return fails ? 1 : 0;
+}
