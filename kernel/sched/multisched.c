@@ -513,8 +513,9 @@ __setup("sched_normal_class=", ms_normal_setup);
  * servers of its CPUs) over the root domain's active CPUs (ms_bw_dl()).
  * Bandwidths are in DL's fixed point, BW_UNIT the whole CPU.
  *
- * SCHED_DEADLINE does not see these reservations: a class that admits
- * them must also have DL's admission count them before it lands.
+ * SCHED_DEADLINE's admission counts these reservations too
+ * (ms_bw_reserved()), but not the rate-monotonic bound of a CPU's RBS
+ * reservations (ms_rm_fits()), which only the classes' admissions keep.
  */
 #define MS_PPM		1000000ULL
 

@@ -230,8 +230,8 @@ static void print_help(void)
 	      "      --reserved        bvt: reserved-effort level (CAP_SYS_NICE)\n"
 	      "      --periodic        bebs: periodic real-time task, admitted\n"
 	      "      --overrun         bebs: SIGXCPU when a periodic job overruns\n"
-	      "      --io-server       rbs: priority-inheritance I/O server\n"
-	      "      --feedback        rbs: rbs_ctl sets proportion and period\n"
+	      "      --io-server       rbs: priority-inheritance I/O server (not yet)\n"
+	      "      --feedback        rbs: rbs_ctl sets proportion and period (not yet)\n"
 	      "      --flags LIST      the class flags are exactly LIST, names of the\n"
 	      "                        seven flag options above with commas, or none;\n"
 	      "                        the flag options add to it\n"
@@ -1339,7 +1339,7 @@ static void explain_einval(const struct policy *pol)
 		    fmt_time(a, sizeof(a), MS_RUNTIME_MIN),
 		    fmt_time(b, sizeof(b), MS_PERIOD_MIN),
 		    fmt_time(c, sizeof(c), MS_PERIOD_MAX),
-		    "flags io-server, feedback");
+		    "no deadline; no flags (io-server and feedback are not in this kernel yet)");
 		break;
 	}
 }
