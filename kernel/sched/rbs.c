@@ -121,10 +121,11 @@ static inline void rbs_ss_merge_second(struct rbs_ss *ss, u64 t)
  */
 static inline bool rbs_ss_add(struct rbs_ss *ss, u64 t, u64 b)
 {
-	struct rbs_repl *last = &ss->q[ss->len - 1];
+	struct rbs_repl *last;
 	unsigned int i;
 
 	if (ss->len == ss->max) {
+		last = &ss->q[ss->len - 1];
 		last->b += b;
 		last->t = max(last->t, t);
 		return true;
@@ -148,9 +149,22 @@ static inline bool rbs_ss_add(struct rbs_ss *ss, u64 t, u64 b)
 static inline void rbs_ss_budget_check(struct rbs_ss *ss, u64 delta, u64 now)
 {
 	struct rbs_repl r;
+	unsigned int i;
+	u64 k;
 
 	if (rbs_ss_capacity(ss, now) > 0)
 		return;
+	/*
+	 * An overrun of whole budgets (a stall) sends every chunk back as
+	 * many periods at once: what the loop below would do one chunk at a
+	 * time, in hard interrupt context.
+	 */
+	if (ss->usage >= ss->C) {
+		k = div64_u64(ss->usage, ss->C);
+		for (i = 0; i < ss->len; i++)
+			ss->q[i].t += k * ss->T;
+		ss->usage -= k * ss->C;
+	}
 	while (ss->q[0].b <= ss->usage) {
 		ss->usage -= ss->q[0].b;
 		r = ss->q[0];
@@ -489,7 +503,14 @@ static void rbs_throttle(struct rbs_rq *rrq, struct sched_rbs_entity *se)
 		rbs_arm_repl(rrq);
 }
 
-/* Throttled tasks whose head chunk is due by @now may run again. */
+static void rbs_arm_budget(struct rq *rq, struct sched_rbs_entity *se);
+
+/*
+ * Throttled tasks whose head chunk is due by @now may run again. One that
+ * is still the running task (it had yet to be switched out) goes on
+ * without a switch, so its chunk starts and its budget timer is armed
+ * here.
+ */
 static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
 {
 	struct sched_rbs_entity *se;
@@ -500,6 +521,10 @@ static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
 		rbs_erase(rrq, se);
 		se->throttled = 0;
 		rbs_insert(rrq, se);
+		if (task_current(rrq->rq, rbs_task_of(se))) {
+			rbs_ss_start(&se->ss, now);
+			rbs_arm_budget(rrq->rq, se);
+		}
 		any = true;
 	}
 	return any;
@@ -509,6 +534,7 @@ static void update_curr_rbs(struct rq *rq)
 {
 	struct task_struct *curr = ms_rq_curr(rq);
 	struct sched_rbs_entity *se = rbs_se(curr);
+	struct rbs_rq *rrq = rbs_rq_of(rq);
 	u64 now;
 	s64 delta;
 
@@ -518,15 +544,24 @@ static void update_curr_rbs(struct rq *rq)
 	if (delta <= 0)
 		return;
 	now = rq_clock(rq);
-	/*
-	 * Charged even when throttled: what it runs until it is switched
-	 * out delays its next chunk (rbs_ss_budget_check()).
-	 */
-	rbs_ss_charge(&se->ss, delta, now);
-	if (se->throttled)
+	if (se->throttled) {
+		/*
+		 * It runs out of budget until it is switched out: charged,
+		 * which delays its head chunk (rbs_ss_budget_check()), the
+		 * throttled tree's key, so it is queued anew; and asked
+		 * again to leave the CPU.
+		 */
+		rbs_erase(rrq, se);
+		rbs_ss_charge(&se->ss, delta, now);
+		rbs_insert(rrq, se);
+		if (rbs_first(&rrq->throttled) == se)
+			rbs_arm_repl(rrq);
+		resched_curr(rq);
 		return;
+	}
+	rbs_ss_charge(&se->ss, delta, now);
 	if (rbs_ss_capacity(&se->ss, now) <= 0) {
-		rbs_throttle(rbs_rq_of(rq), se);
+		rbs_throttle(rrq, se);
 		resched_curr(rq);
 		return;
 	}
@@ -643,6 +678,9 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 	rbs_insert(rrq, se);
 	if (se->throttled && rbs_first(&rrq->throttled) == se)
 		rbs_arm_repl(rrq);
+	/* the running task, back without budget (a deboost, a change) */
+	if (se->throttled && task_current(rq, p))
+		resched_curr(rq);
 	rrq->nr_running++;
 	add_nr_running(rq, 1);
 }
@@ -714,13 +752,25 @@ static void set_next_task_rbs(struct rq *rq, struct task_struct *p, bool first)
 	ms_update_util(rq, false);
 	if (se->on_rq && !se->throttled)
 		rbs_ss_start(&se->ss, rq_clock(rq));
+	else if (se->on_rq)
+		resched_curr(rq);
 	rbs_arm_budget(rq, se);
 }
 
+/*
+ * The tick charges the running task, and arms its budget timer if
+ * nothing did (a task given budget back while it ran, with the switch
+ * that would have armed it skipped as the same task was picked).
+ */
 static void task_tick_rbs(struct rq *rq, struct task_struct *p, int queued)
 {
+	struct sched_rbs_entity *se = rbs_se(p);
+
 	update_curr_rbs(rq);
 	ms_tick_util(rq);
+	if (se->on_rq && !se->throttled &&
+	    !hrtimer_active(&rbs_rq_of(rq)->budget_timer))
+		rbs_arm_budget(rq, se);
 }
 
 static void wakeup_preempt_rbs(struct rq *rq, struct task_struct *p, int flags)
