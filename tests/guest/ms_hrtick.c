@@ -139,26 +139,32 @@ static int read_turns(int cpu, const pid_t *pid, int *hrticks)
  */
 static long long run(int cpu, bool hrtick, long long *p90, int *hr10)
 {
-	pid_t pid[2];
-	int i, n, hr = 0;
+	pid_t pid[2] = { -1, -1 };
+	int i, n = 0, hr = 0;
 
 	if (write_file(FEATURES, hrtick ? "HRTICK" : "NO_HRTICK")) {
 		fprintf(stderr, "ms_hrtick: cannot write %s\n", FEATURES);
 		return -1;
 	}
+	/*
+	 * The tracepoints are switched on before the hogs start and off
+	 * after they are gone: switching them rewrites their code, and under
+	 * QEMU's multi-threaded TCG a virtual CPU that runs a tracepoint
+	 * being rewritten may take a stale int3 (an Oops at __schedule's
+	 * sched_switch in a fresh-clone make check run of 2026-11-25, with
+	 * the hogs switching every 250 us). Only tracing_on, which rewrites
+	 * nothing, changes while they run.
+	 */
+	if (ms_trace_start("sched/sched_switch timer/hrtimer_expire_entry"))
+		goto out;
 	for (i = 0; i < 2; i++)
 		pid[i] = ms_start_hog(cpu, classes[cls].policy, "ms_hrtick");
-	if (pid[0] < 0 || pid[1] < 0) {
-		n = 0;
+	if (pid[0] < 0 || pid[1] < 0)
 		goto out;
-	}
 	usleep(300000);
-	if (ms_trace_start("sched/sched_switch timer/hrtimer_expire_entry")) {
-		n = 0;
-		goto out;
-	}
+	write_file(MS_TRACE "trace", "");	/* from here on */
 	usleep(1000000);
-	ms_trace_stop();
+	write_file(MS_TRACE "tracing_on", "0");
 	n = read_turns(cpu, pid, &hr);
 out:
 	for (i = 0; i < 2; i++)
@@ -166,6 +172,7 @@ out:
 			kill(pid[i], SIGKILL);
 			waitpid(pid[i], NULL, 0);
 		}
+	ms_trace_stop();
 	ms_trace_restore();
 	if (n < 10) {
 		fprintf(stderr, "ms_hrtick: %d turns traced\n", n);
