@@ -304,20 +304,34 @@ static int csw_run(long long c, long long secs)
 
 	if (set_ll(SYSCTL "sched_bvt_csw_allowance_ns", c))
 		return 2;
+	/*
+	 * sched_switch is switched on before the hogs start and off once
+	 * they are gone: switching it rewrites __schedule()'s code, which
+	 * under QEMU's multi-threaded TCG a virtual CPU switching hogs may
+	 * run stale (see ms_hrtick.c). The buffer is emptied after the
+	 * hogs' start.
+	 */
+	ms_trace_start("sched/sched_switch");
 	h1 = hog(CPU, 1024);
 	h2 = hog(CPU, 1024);
-	if (h1 < 0 || h2 < 0)
+	if (h1 < 0 || h2 < 0) {
+		if (h1 > 0)
+			reap(h1);
+		if (h2 > 0)
+			reap(h2);
+		ms_trace_stop();
 		return 2;
+	}
 	usleep(200000);
-	ms_trace_start("sched/sched_switch");
+	write_file(MS_TRACE "trace", "");
 	cpu0 = cpu_ns(h1) + cpu_ns(h2);
 	usleep(secs * 1000000);
 	/* the hogs' CPU time over the traced window, not while it is read */
 	write_file(MS_TRACE "tracing_on", "0");
 	cpu0 = cpu_ns(h1) + cpu_ns(h2) - cpu0;
-	trace_read();
 	reap(h1);
 	reap(h2);
+	trace_read();
 	set_ll(SYSCTL "sched_bvt_csw_allowance_ns", c_old);
 	for (i = 0; i < nev; i++) {
 		if (evs[i].pid)
