@@ -293,6 +293,9 @@ do {								\
 #ifdef CONFIG_SCHED_RBS
 extern const struct sched_class rbs_sched_class;
 extern const struct ms_class ms_rbs_class;
+void ms_wakeup_below(struct rq *rq);
+#else
+static inline void ms_wakeup_below(struct rq *rq) { }
 #endif
 #ifdef CONFIG_SCHED_BEBS
 extern const struct sched_class bebs_sched_class;
@@ -395,6 +398,7 @@ static inline int ms_admit(struct task_struct *p, int policy,
 }
 
 static inline void ms_place(struct task_struct *p) { }
+static inline void ms_wakeup_below(struct rq *rq) { }
 static inline bool ms_can_stop_tick(struct rq *rq) { return true; }
 static inline bool ms_is_class(const struct sched_class *class)
 {

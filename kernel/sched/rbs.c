@@ -42,10 +42,18 @@
  * one more task, stay within Liu and Layland's bound n (2^(1/n) - 1)
  * (rbs_ll_bound()). The task stays on that CPU.
  *
+ * A change of C or T goes on with the chunks the server has
+ * (rbs_ss_change()): no change gives budget back, so the controller may
+ * make one at every step. A task out of capacity whose reservation asks
+ * for it (MS_FLAG_RBS_BACKGROUND) runs in the background, uncharged,
+ * while no other task is runnable on its CPU: Quest's background
+ * priority, below every class; a task of any class queued there takes
+ * the CPU back (ms_wakeup_below()).
+ *
  * Status: every RBS thread has a reservation of its own. Reservations
- * shared by several threads, background mode, the I/O servers
- * (MS_FLAG_RBS_IO) and the controller (MS_FLAG_RBS_FEEDBACK) are yet to
- * land; their flags are refused with EINVAL.
+ * shared by several threads, the I/O servers (MS_FLAG_RBS_IO) and the
+ * controller (MS_FLAG_RBS_FEEDBACK) are yet to land; their flags are
+ * refused with EINVAL.
  *
  * Locking: a CPU's struct rbs_rq and the entities queued on it are
  * protected by its rq lock, which the timers take.
@@ -54,6 +62,8 @@
 #include <linux/sysctl.h>
 
 #include "sched.h"
+
+#include <trace/events/multisched.h>
 
 /*
  * The algorithm's arithmetic, free of runqueues (rbs_test.c checks it).
@@ -80,6 +90,8 @@ static inline void rbs_ss_init(struct rbs_ss *ss, u64 C, u64 T,
 	ss->C = C;
 	ss->T = T;
 	ss->usage = 0;
+	ss->debt = 0;
+	ss->debt_t = 0;
 	ss->q = q;
 	ss->max = max;
 	ss->len = 1;
@@ -246,6 +258,84 @@ static inline void rbs_ss_start(struct rbs_ss *ss, u64 now)
 }
 
 /*
+ * The reservation becomes @C every @T at @now, without starting its
+ * server again: the chunks keep their times, so that what it ran in the
+ * last period still comes back when it would have, and chunks used from
+ * now on come back @T after their time. A smaller budget gives up first
+ * what the server has yet to use (the chunks due by now, the latest
+ * first); only then budget it ran in the last period (the chunks still
+ * to come back, the latest first), which it owes as @debt until the
+ * time of the latest of them, @debt_t: a larger budget repays the debt
+ * as a chunk usable then, before it adds the rest as a chunk usable
+ * now. So no change, however often made, gives budget
+ * beyond the larger of the two C in a window of T; one old period after
+ * the change, the new C holds. It costs O(len), with no timer.
+ */
+static inline void rbs_ss_change(struct rbs_ss *ss, u64 C, u64 T, u64 now)
+{
+	unsigned int i, j, due;
+	u64 d, x;
+
+	WARN_ON_ONCE(!C);
+	ss->T = T;
+	/* the chunks it was taken from would have come back by now */
+	if (ss->debt_t <= now)
+		ss->debt = 0;
+	if (C >= ss->C) {
+		d = C - ss->C;
+		x = min(d, ss->debt);
+		if (x)
+			rbs_ss_add(ss, ss->debt_t, x);
+		ss->debt -= x;
+		/*
+		 * Not ahead of a head chunk it has run from, to which @usage
+		 * belongs: with an overrun charged to a head still to come,
+		 * the new budget waits for it.
+		 */
+		if (d > x)
+			rbs_ss_add(ss, ss->usage ? max(now, ss->q[0].t) : now,
+				   d - x);
+		ss->C = C;
+		return;
+	}
+	d = ss->C - C;
+	ss->C = C;
+	for (due = 0; due < ss->len && ss->q[due].t <= now; due++)
+		;
+	/* what it has yet to use: of the head, what it has not run */
+	for (i = due; d && i-- > 0;) {
+		x = min(d, ss->q[i].b - (i ? 0 : ss->usage));
+		ss->q[i].b -= x;
+		d -= x;
+	}
+	/* what it ran in the last period, owed */
+	for (i = ss->len; d && i-- > due;) {
+		x = min(d, ss->q[i].b - (i ? 0 : ss->usage));
+		ss->q[i].b -= x;
+		ss->debt += x;
+		ss->debt_t = max(ss->debt_t, ss->q[i].t);
+		d -= x;
+	}
+	/*
+	 * It has run more of its head than the new budget: the head keeps
+	 * the new C, and rbs_ss_budget_check() charges the rest as an
+	 * overrun.
+	 */
+	if (d) {
+		ss->q[0].b -= d;
+		if (!due) {
+			ss->debt += d;
+			ss->debt_t = max(ss->debt_t, ss->q[0].t);
+		}
+	}
+	for (i = 0, j = 0; i < ss->len; i++)
+		if (ss->q[i].b)
+			ss->q[j++] = ss->q[i];
+	ss->len = j;
+	rbs_ss_budget_check(ss, 0, now);
+}
+
+/*
  * An I/O reservation is a priority-inheritance bandwidth-preserving
  * server (Quest, algorithms 7-10): a utilisation U and the period T of
  * the Main reservation it works for, so a budget of Cmax = U T. What it
@@ -404,6 +494,7 @@ struct rbs_rq {
 	struct rb_root_cached	ready;		/* with capacity, by period, then @seq */
 	struct rb_root_cached	throttled;	/* without, by their head chunk's time */
 	unsigned int		nr_running;
+	unsigned int		nr_bg;		/* queued with MS_FLAG_RBS_BACKGROUND */
 	u64			seq;		/* queueings, for ties of equal periods */
 	struct rq		*rq;
 	struct hrtimer		budget_timer;	/* ends the running task's capacity */
@@ -501,6 +592,77 @@ static void rbs_throttle(struct rbs_rq *rrq, struct sched_rbs_entity *se)
 	rbs_insert(rrq, se);
 	if (rbs_first(&rrq->throttled) == se)
 		rbs_arm_repl(rrq);
+	trace_rbs_throttle(rbs_task_of(se), rq_clock(rrq->rq), se->ss.q[0].t);
+}
+
+/*
+ * Background mode (Quest's background priority): a task out of capacity
+ * whose reservation has MS_FLAG_RBS_BACKGROUND may run, uncharged, when
+ * nothing else on its CPU is runnable: no task of any class is queued
+ * there but throttled RBS tasks. rq->nr_running counts tasks, not the
+ * classes' servers, which run only tasks that count there.
+ */
+static inline bool rbs_cpu_idle_but_throttled(struct rq *rq)
+{
+	struct rbs_rq *rrq = rbs_rq_of(rq);
+
+	return rrq->nr_bg && !rbs_first(&rrq->ready) &&
+	       rq->nr_running == rrq->nr_running;
+}
+
+/* The first throttled task to be replenished that may run in the background. */
+static struct sched_rbs_entity *rbs_first_bg(struct rbs_rq *rrq)
+{
+	struct rb_node *n;
+
+	for (n = rb_first_cached(&rrq->throttled); n; n = rb_next(n)) {
+		struct sched_rbs_entity *se;
+
+		se = rb_entry(n, struct sched_rbs_entity, node);
+		if (se->bg)
+			return se;
+	}
+	return NULL;
+}
+
+/*
+ * The running task @se, throttled, goes on in the background if it may:
+ * uncharged, its chunks waiting as they are. True if it does.
+ */
+static bool rbs_bg_start(struct rq *rq, struct sched_rbs_entity *se)
+{
+	if (se->bg_running)
+		return true;
+	if (!se->bg || !rbs_cpu_idle_but_throttled(rq))
+		return false;
+	se->bg_running = 1;
+	se->bg_start = rq_clock_task(rq);
+	trace_rbs_background(rbs_task_of(se), true);
+	return true;
+}
+
+static void rbs_bg_stop(struct rq *rq, struct sched_rbs_entity *se)
+{
+	if (!se->bg_running)
+		return;
+	se->bg_running = 0;
+	se->bg_time += rq_clock_task(rq) - se->bg_start;
+	trace_rbs_background(rbs_task_of(se), false);
+}
+
+/**
+ * ms_wakeup_below - a task of a class below the running one's was queued
+ * @rq:		its runqueue, locked
+ *
+ * From wakeup_preempt(), which leaves a class above the woken task's
+ * running: an RBS task running in the background gives way to any task.
+ */
+void ms_wakeup_below(struct rq *rq)
+{
+	struct task_struct *curr = ms_rq_curr(rq);
+
+	if (curr->sched_class == &rbs_sched_class && rbs_se(curr)->bg_running)
+		resched_curr(rq);
 }
 
 static void rbs_arm_budget(struct rq *rq, struct sched_rbs_entity *se);
@@ -518,10 +680,13 @@ static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
 
 	while ((se = rbs_first(&rrq->throttled)) &&
 	       rbs_ss_capacity(&se->ss, now) > 0) {
+		trace_rbs_replenish(rbs_task_of(se), now, se->ss.q[0].t,
+				    se->ss.q[0].b - se->ss.usage);
 		rbs_erase(rrq, se);
 		se->throttled = 0;
 		rbs_insert(rrq, se);
 		if (task_current(rrq->rq, rbs_task_of(se))) {
+			rbs_bg_stop(rrq->rq, se);
 			rbs_ss_start(&se->ss, now);
 			rbs_arm_budget(rrq->rq, se);
 		}
@@ -544,6 +709,14 @@ static void update_curr_rbs(struct rq *rq)
 	if (delta <= 0)
 		return;
 	now = rq_clock(rq);
+	/* in the background, uncharged, while the CPU has nothing else */
+	if (se->bg_running) {
+		if (!rbs_cpu_idle_but_throttled(rq))
+			resched_curr(rq);
+		return;
+	}
+	if (se->throttled && rbs_bg_start(rq, se))
+		return;
 	if (se->throttled) {
 		/*
 		 * It runs out of budget until it is switched out: charged,
@@ -562,7 +735,8 @@ static void update_curr_rbs(struct rq *rq)
 	rbs_ss_charge(&se->ss, delta, now);
 	if (rbs_ss_capacity(&se->ss, now) <= 0) {
 		rbs_throttle(rrq, se);
-		resched_curr(rq);
+		if (!rbs_bg_start(rq, se))
+			resched_curr(rq);
 		return;
 	}
 	/* it goes on, maybe into a chunk that came due meanwhile */
@@ -647,16 +821,30 @@ static enum hrtimer_restart rbs_repl_timer(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/*
- * A new server, or one whose budget or period changed: all of C is usable
- * now (algorithm 6). A change needs CAP_SYS_NICE, as entry does.
- */
+/* A new server: all of C is usable now (algorithm 6). */
 static void rbs_start(struct sched_rbs_entity *se, struct task_struct *p,
 		      u64 now)
 {
 	rbs_ss_init(&se->ss, p->ms.runtime, p->ms.period, se->q,
 		    READ_ONCE(sysctl_sched_rbs_repl_max), now);
 	se->started = 1;
+	trace_rbs_change(p, 0, 0, se->ss.C, se->ss.T);
+}
+
+/*
+ * sched_setattr(2) (or, to come, the controller) changed the budget or
+ * the period: the server goes on with its chunks (rbs_ss_change()), so
+ * that a change gives no budget back. Called at the enqueue that follows
+ * the change, under the rq lock; admission has been done.
+ */
+static void rbs_change(struct sched_rbs_entity *se, struct task_struct *p,
+		       u64 now)
+{
+	u64 C = se->ss.C, T = se->ss.T;
+
+	rbs_ss_change(&se->ss, p->ms.runtime, p->ms.period, now);
+	se->nr_change++;
+	trace_rbs_change(p, C, T, se->ss.C, se->ss.T);
 }
 
 static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
@@ -667,22 +855,31 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 
 	if (WARN_ON_ONCE(!p->ms.runtime || !p->ms.period))
 		return;
-	if (!se->started || se->ss.C != p->ms.runtime ||
-	    se->ss.T != p->ms.period)
+	if (!se->started)
 		rbs_start(se, p, now);
-	else if (flags & ENQUEUE_WAKEUP)
+	else if (se->ss.C != p->ms.runtime || se->ss.T != p->ms.period)
+		rbs_change(se, p, now);
+	if (flags & ENQUEUE_WAKEUP)
 		rbs_ss_unblock(&se->ss, now);
 	se->throttled = rbs_ss_capacity(&se->ss, now) <= 0;
 	se->seq = rrq->seq++;
 	se->on_rq = 1;
+	se->bg = !!(p->ms.flags & MS_FLAG_RBS_BACKGROUND);
+	rrq->nr_bg += se->bg;
 	rbs_insert(rrq, se);
 	if (se->throttled && rbs_first(&rrq->throttled) == se)
 		rbs_arm_repl(rrq);
-	/* the running task, back without budget (a deboost, a change) */
-	if (se->throttled && task_current(rq, p))
-		resched_curr(rq);
 	rrq->nr_running++;
 	add_nr_running(rq, 1);
+	/* the running task, back without budget (a deboost, a change) */
+	if (se->throttled && task_current(rq, p) && !se->bg_running)
+		resched_curr(rq);
+	/*
+	 * One given budget by a change, or moved here, may preempt what
+	 * runs: no wakeup_preempt() follows a change.
+	 */
+	if (!(flags & ENQUEUE_WAKEUP) && !task_current(rq, p))
+		rbs_check_preempt(rq, se);
 }
 
 static bool dequeue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
@@ -702,6 +899,8 @@ static bool dequeue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 	}
 	se->on_rq = 0;
 	se->throttled = 0;
+	rrq->nr_bg -= se->bg;
+	se->bg = 0;
 	rrq->nr_running--;
 	sub_nr_running(rq, 1);
 	return true;
@@ -719,6 +918,8 @@ static struct task_struct *pick_task_rbs(struct rq *rq)
 	if (rbs_replenish_due(rrq, rq_clock(rq)))
 		rbs_arm_repl(rrq);
 	se = rbs_first(&rrq->ready);
+	if (!se && rbs_cpu_idle_but_throttled(rq))
+		se = rbs_first_bg(rrq);
 	return se ? rbs_task_of(se) : NULL;
 }
 
@@ -735,6 +936,7 @@ static void put_prev_task_rbs(struct rq *rq, struct task_struct *p,
 	struct sched_rbs_entity *se = rbs_se(p);
 
 	update_curr_rbs(rq);
+	rbs_bg_stop(rq, se);
 	ms_update_util(rq, true);
 	hrtimer_try_to_cancel(&rbs_rq_of(rq)->budget_timer);
 	if (se->on_rq && !se->throttled && se->ss.usage) {
@@ -752,7 +954,7 @@ static void set_next_task_rbs(struct rq *rq, struct task_struct *p, bool first)
 	ms_update_util(rq, false);
 	if (se->on_rq && !se->throttled)
 		rbs_ss_start(&se->ss, rq_clock(rq));
-	else if (se->on_rq)
+	else if (se->on_rq && !rbs_bg_start(rq, se))
 		resched_curr(rq);
 	rbs_arm_budget(rq, se);
 }
@@ -819,7 +1021,8 @@ static void migrate_task_rq_rbs(struct task_struct *p, int new_cpu)
 /*
  * Does RBS, or a class above it, have a task to run here? Then the
  * classes below need not pull one (prev_balance()). A throttled task
- * counts only once its chunk is due.
+ * counts only once its chunk is due, and one that may run in the
+ * background not at all: the classes below may pull work first.
  */
 static int balance_rbs(struct rq *rq, struct task_struct *prev,
 		       struct rq_flags *rf)
@@ -884,7 +1087,7 @@ static void rbs_init_rq(struct rq *rq, int cpu)
  * A reservation gives a budget and a period within the limits every
  * reservation has. No warp and no separate deadline; the flags of the
  * I/O servers and of the controller are refused (ms_rbs_class.flags)
- * until they land.
+ * until they land; background mode is taken.
  */
 static int rbs_validate(const struct sched_attr *attr)
 {
@@ -925,6 +1128,8 @@ static void rbs_proc_show(struct task_struct *p, struct seq_file *m)
 	ms_proc_u64(m, "ms.rbs.nr_exhausted", se->nr_exhausted);
 	ms_proc_u64(m, "ms.rbs.nr_split", se->nr_split);
 	ms_proc_u64(m, "ms.rbs.nr_full", se->nr_full);
+	ms_proc_u64(m, "ms.rbs.nr_change", se->nr_change);
+	ms_proc_u64(m, "ms.rbs.background_ns", se->bg_time);
 	ms_proc_u64(m, "ms.rbs.reserved_ppm",
 		    DIV_ROUND_UP_ULL(READ_ONCE(p->ms.run.resv_bw) * 1000000ULL,
 				     BW_UNIT));
@@ -943,7 +1148,7 @@ const struct ms_class ms_rbs_class = {
 	.class		= &rbs_sched_class,
 	.ready		= true,
 	.general	= false,
-	.flags		= 0,
+	.flags		= MS_FLAG_RBS_BACKGROUND,
 	.validate	= rbs_validate,
 	.asks_for_more	= rbs_asks_for_more,
 	.init_rq	= rbs_init_rq,

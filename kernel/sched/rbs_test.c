@@ -564,6 +564,180 @@ static void rbs_test_admission(struct kunit *test)
 			BW_SHIFT);
 }
 
+/*
+ * A change of C and T goes on with the chunks (rbs_ss_change()). Steps:
+ * shrinking a budget it has half run takes the rest from it this period;
+ * growing it again adds only the difference.
+ */
+static void rbs_test_change_steps(struct kunit *test)
+{
+	struct rbs_repl q[4];
+	struct rbs_ss ss;
+
+	rbs_ss_init(&ss, MS(3), MS(10), q, ARRAY_SIZE(q), 0);
+	rbs_ss_charge(&ss, MS(1), MS(1));
+	/* 1 ms of 10 ms, having run 1 ms: nothing more until 10 ms */
+	rbs_ss_change(&ss, MS(1), MS(10), MS(1));
+	rbs_test_check(test, &ss);
+	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, MS(1)), 0LL);
+	KUNIT_EXPECT_EQ(test, q[0].t, MS(10));
+	/* 3 ms again: the 2 ms added are usable now, the 1 ms at 10 ms */
+	rbs_ss_change(&ss, MS(3), MS(10), MS(2));
+	rbs_test_check(test, &ss);
+	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, MS(2)), (s64)MS(2));
+	KUNIT_EXPECT_EQ(test, ss.len, 2U);
+	KUNIT_EXPECT_EQ(test, q[1].t, MS(10));
+	/* a change to the same C gives nothing back */
+	rbs_ss_charge(&ss, MS(2), MS(4));
+	rbs_ss_change(&ss, MS(3), MS(20), MS(4));
+	rbs_test_check(test, &ss);
+	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, MS(4)), 0LL);
+	/* the chunk used from 2 ms came back at 12 ms: the old period */
+	KUNIT_EXPECT_EQ(test, q[1].t, MS(12));
+}
+
+/*
+ * Random bursts and sleeps, with C and T changed at random every 20
+ * periods, as the controller would: after each change, once the old
+ * period has passed, no window of the new T holds more than the new C.
+ */
+static void rbs_test_change(struct kunit *test)
+{
+	const unsigned int changes = 100, cap_runs = 64 * 1024;
+	u64 now = 0, want = 0, C = MS(3), T = MS(10), oldT, since, d, next;
+	unsigned int i, n, first, worst_i = 0;
+	struct rnd_state rnd;
+	struct rbs_run *run;
+	struct rbs_repl q[8];
+	struct rbs_ss ss;
+	u64 most, worst = 0;
+	s64 cap;
+
+	run = kunit_kmalloc_array(test, cap_runs, sizeof(*run), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, run);
+	prandom_seed_state(&rnd, 4242);
+	rbs_ss_init(&ss, C, T, q, ARRAY_SIZE(q), now);
+	for (i = 0; i < changes; i++) {
+		oldT = T;
+		if (i) {
+			C = rbs_test_rand(&rnd, US(200), MS(4));
+			T = max(C + US(100), rbs_test_rand(&rnd, MS(2), MS(20)));
+			rbs_ss_change(&ss, C, T, now);
+			rbs_test_check(test, &ss);
+		}
+		since = now + oldT;
+		next = now + 20 * T;
+		n = 0;
+		while (now < next && n < cap_runs) {
+			if (!want) {
+				/* sleeps, then wants a burst */
+				now += prandom_u32_state(&rnd) % 2 ?
+				       rbs_test_rand(&rnd, 1, US(100)) :
+				       rbs_test_rand(&rnd, 1, 2 * T);
+				want = rbs_test_rand(&rnd, 1, 2 * C);
+				rbs_ss_unblock(&ss, now);
+				continue;
+			}
+			cap = rbs_ss_capacity(&ss, now);
+			if (cap <= 0) {
+				now = q[0].t;
+				continue;
+			}
+			rbs_ss_start(&ss, now);
+			d = min_t(u64, cap, want);
+			run[n].start = now;
+			now += d;
+			run[n++].end = now;
+			want -= d;
+			rbs_ss_charge(&ss, d, now);
+			if (!want)
+				rbs_ss_split(&ss, now);
+			rbs_test_check(test, &ss);
+		}
+		for (first = 0; first < n && run[first].start < since; first++)
+			;
+		most = rbs_test_max_window(test, run + first, n - first, T);
+		KUNIT_EXPECT_LE(test, most, C);
+		if (most * 1000 / C > worst) {
+			worst = most * 1000 / C;
+			worst_i = i;
+		}
+	}
+	kunit_info(test, "%u changes: the fullest window held %llu per mille of C (change %u)\n",
+		   changes, worst, worst_i);
+}
+
+/*
+ * The controller's worst case: C changed every T / 20 to T / 5 between C
+ * and C + 10%, for 500 periods, while the server runs bursts at random
+ * or hogs the CPU. No window of T holds more than the larger C (a change
+ * that took budget it had run and gave it back at once would add it
+ * again at every change), and the hog gets at least the smaller C in
+ * every period but one.
+ */
+static void rbs_test_change_often(struct kunit *test)
+{
+	const u64 C = MS(1), D = US(100), T = MS(10), P = 500;
+	const unsigned int cap_runs = 64 * 1024;
+	u64 now, want, d, change, served;
+	unsigned int n, pass;
+	struct rnd_state rnd;
+	struct rbs_run *run;
+	struct rbs_repl q[32];
+	struct rbs_ss ss;
+	bool big;
+	s64 cap;
+
+	run = kunit_kmalloc_array(test, cap_runs, sizeof(*run), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, run);
+	for (pass = 0; pass < 2; pass++) {
+		prandom_seed_state(&rnd, 99 + pass);
+		now = 0;
+		want = pass ? U64_MAX : 0;
+		served = 0;
+		big = false;
+		n = 0;
+		change = rbs_test_rand(&rnd, T / 20, T / 5);
+		rbs_ss_init(&ss, C, T, q, ARRAY_SIZE(q), now);
+		while (now < P * T && n < cap_runs) {
+			if (now >= change) {
+				big = !big;
+				rbs_ss_change(&ss, big ? C + D : C, T, now);
+				rbs_test_check(test, &ss);
+				change = now + rbs_test_rand(&rnd, T / 20, T / 5);
+			}
+			if (!want) {
+				now += rbs_test_rand(&rnd, 1, T);
+				want = rbs_test_rand(&rnd, 1, 2 * C);
+				rbs_ss_unblock(&ss, now);
+				continue;
+			}
+			cap = rbs_ss_capacity(&ss, now);
+			if (cap <= 0) {
+				now = min(q[0].t, change);
+				continue;
+			}
+			rbs_ss_start(&ss, now);
+			d = min3((u64)cap, want, change - now);
+			run[n].start = now;
+			now += d;
+			run[n++].end = now;
+			served += d;
+			want -= d;
+			rbs_ss_charge(&ss, d, now);
+			if (!want)
+				rbs_ss_split(&ss, now);
+			rbs_test_check(test, &ss);
+		}
+		d = rbs_test_max_window(test, run, n, T);
+		kunit_info(test, "%s: %u runs, most in a window %llu, served %llu of %llu\n",
+			   pass ? "hog" : "bursts", n, d, served, P * C);
+		KUNIT_EXPECT_LE(test, d, C + D);
+		if (pass)
+			KUNIT_EXPECT_GE(test, served, (P - 1) * C);
+	}
+}
+
 static struct kunit_case rbs_test_cases[] = {
 	KUNIT_CASE(rbs_test_steps),
 	KUNIT_CASE(rbs_test_full),
@@ -571,6 +745,9 @@ static struct kunit_case rbs_test_cases[] = {
 	KUNIT_CASE(rbs_test_overrun),
 	KUNIT_CASE(rbs_test_preempted),
 	KUNIT_CASE(rbs_test_hog),
+	KUNIT_CASE(rbs_test_change_steps),
+	KUNIT_CASE(rbs_test_change),
+	KUNIT_CASE(rbs_test_change_often),
 	KUNIT_CASE(rbs_test_pibs),
 	KUNIT_CASE(rbs_test_pibs_inherit),
 	KUNIT_CASE(rbs_test_admission),

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbs_resv [-v] [-c CPU] admit|steere|adversary: SCHED_RBS reservations
- * (issue 15).
+ * rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change:
+ * SCHED_RBS reservations (issue 15). background and change are
+ * described at their functions.
  *
  * admit: the bounds (C >= 10 us, 100 us <= T <= 4 s, C <= T, no
- *   deadline, no flags yet), EINVAL; a reservation needs CAP_SYS_NICE
+ *   deadline, no I/O or feedback flag yet), EINVAL; a reservation needs CAP_SYS_NICE
  *   (EPERM as uid 65534); admission on CPU is refused with EBUSY, and
  *   changes nothing, both past the sched_rt_runtime_us limit and past
  *   Liu and Layland's bound where the limit alone would admit it; the
@@ -67,6 +68,7 @@
 #define MAX_RUNS 200000
 
 static int fails, cpu = 1, verbose;
+static unsigned int resv_flags;
 
 #define CHECK(cond, ...) do {					\
 	printf("%s - rbs: ", (cond) ? "ok" : "not ok");		\
@@ -680,7 +682,7 @@ resv_thread(int fd, long long C, long long T, int adversary)
 	char ok = '1';
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (pin(0, cpu) || rbs_attr(0, C, T, 0, 0))
+	if (pin(0, cpu) || rbs_attr(0, C, T, 0, resv_flags))
 		ok = '0';
 	if (write(fd, &ok, 1) != 1 || ok != '1')
 		_exit(1);
@@ -794,6 +796,185 @@ out:
 	reap(hog2);
 }
 
+/* A spinning thread in RBS with @C every @T and @flags on CPU, or -1. */
+static pid_t start_resv(long long C, long long T, unsigned int flags)
+{
+	char ok = '0';
+	int fd[2];
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	resv_flags = flags;
+	pid = fork();
+	if (!pid) {
+		close(fd[0]);
+		resv_thread(fd[1], C, T, 0);
+	}
+	close(fd[1]);
+	if (read(fd[0], &ok, 1) != 1 || ok != '1') {
+		close(fd[0]);
+		reap(pid);
+		return -1;
+	}
+	close(fd[0]);
+	return pid;
+}
+
+/* The per cent of a CPU @pid runs in the next @ms milliseconds. */
+static double share(pid_t pid, int ms)
+{
+	long long c = cpu_ns(pid), t = now_ns();
+
+	usleep(ms * 1000);
+	return 100.0 * (cpu_ns(pid) - c) / (now_ns() - t);
+}
+
+/* cyclictest's average latency, in us, of a SCHED_FIFO thread on CPU. */
+static long long cyclic_avg(void)
+{
+	char cmd[160], line[256], *a;
+	long long avg = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd),
+		 "cyclictest -q -m --policy=fifo -p 50 -a %d -t 1 -i 1000 -l 1500 2>&1",
+		 cpu);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		a = strstr(line, "Avg:");
+		if (a)
+			avg = atoll(a + 4);
+		else
+			printf("# cyclictest: %s", line);
+	}
+	pclose(f);
+	return avg;
+}
+
+/*
+ * background: Quest's background mode (MS_FLAG_RBS_BACKGROUND). A thread
+ * with 10% of CPU (1 ms every 10 ms) that spins: alone there, it runs
+ * most of the CPU with the flag, and, after it is cleared, its 10% plus
+ * the slack (200 us a period, 2 points) at most; beside a SCHED_FIFO hog
+ * (a class below RBS), it gets its reservation and no more. A SCHED_FIFO
+ * thread woken every 1 ms on CPU (cyclictest) beside a background
+ * thread of 50 us every 100 ms waits on average at most 200 us more than
+ * on an idle CPU, measured in the same boot: a task woken there takes
+ * the CPU at once (ms_wakeup_below()), where the tick, 1 ms, would
+ * otherwise take half a tick on average.
+ */
+static void test_background(void)
+{
+	long long bg, base, with;
+	double a, h;
+	pid_t pid, hog;
+
+	pid = start_resv(1 * MS, 10 * MS, MS_FLAG_RBS_BACKGROUND);
+	CHECK(pid > 0, "background: a thread enters RBS with MS_FLAG_RBS_BACKGROUND");
+	if (pid < 0)
+		return;
+	usleep(100000);
+	a = share(pid, 2000);
+	bg = pid_sched_ll(pid, "ms.rbs.background_ns");
+	printf("# background: alone, %.1f%% of cpu%d, %.3f s in the background\n",
+	       a, cpu, bg / 1e9);
+	CHECK(a >= 80 && bg > 1000 * MS,
+	      "background: alone on its CPU, a 10%% reservation runs in the background: %.1f%% of it (>= 80%%), %.3f s uncharged",
+	      a, bg / 1e9);
+	CHECK(!rbs_attr(pid, 1 * MS, 10 * MS, 0, 0), "background: the flag is cleared");
+	a = share(pid, 2000);
+	CHECK(a <= 12, "background: without it, %.1f%% (<= 10%% + 2 points of slack)", a);
+	CHECK(!rbs_attr(pid, 1 * MS, 10 * MS, 0, MS_FLAG_RBS_BACKGROUND),
+	      "background: the flag is set again");
+	hog = start_hog(SCHED_FIFO, 50, 100);
+	usleep(100000);
+	a = share(pid, 2000);
+	h = share(hog, 1000);
+	CHECK(a >= 8 && a <= 12 && h >= 85,
+	      "background: beside a SCHED_FIFO hog it gets its 10%% (%.1f%%, 8 to 12) and the hog the rest (%.1f%%, >= 85)",
+	      a, h);
+	reap(hog);
+	reap(pid);
+
+	base = cyclic_avg();
+	pid = start_resv(50 * US, 100 * MS, MS_FLAG_RBS_BACKGROUND);
+	usleep(100000);
+	with = cyclic_avg();
+	a = share(pid, 200);
+	printf("# background: cyclictest average %lld us on an idle cpu%d, %lld us beside a background thread (%.1f%% of the CPU after it)\n",
+	       base, cpu, with, a);
+	CHECK(pid > 0 && base >= 0 && with >= 0 && with <= base + 200 && a >= 80,
+	      "background: a SCHED_FIFO thread woken every 1 ms waits %lld us on average beside a background thread (idle: %lld us, bound + 200 us), which then runs again (%.1f%%)",
+	      with, base, a);
+	reap(pid);
+}
+
+/*
+ * change: changing C and T of a live reservation goes on with its
+ * chunks, as the controller will at every step. A spinning thread beside
+ * a SCHED_FIFO hog gets 10%, then 30% after a change to 3 ms every 10
+ * ms, then 5% after one to 1 ms every 20 ms (each within 2 points, the
+ * slack of 200 us a period); changed every millisecond between 1 ms and
+ * 1.1 ms every 10 ms, it gets at most 11% and 2 points, as a change
+ * gives no budget back (a server started anew at each change would get
+ * all of it), and at least 10% less 2 points, as a change that gives
+ * it budget lets it preempt the hog. Left at 1 ms, it gets 10% again.
+ */
+static void test_change(void)
+{
+	long long n0, n1, t, c;
+	double a;
+	pid_t pid, hog;
+	int i, bad = 0;
+
+	hog = start_hog(SCHED_FIFO, 50, 100);
+	pid = start_resv(1 * MS, 10 * MS, 0);
+	CHECK(pid > 0, "change: a thread enters RBS beside a SCHED_FIFO hog");
+	if (pid < 0)
+		goto out;
+	usleep(100000);
+	a = share(pid, 2000);
+	CHECK(a >= 8 && a <= 12, "change: 1 ms every 10 ms: %.1f%%", a);
+	CHECK(!rbs_attr(pid, 3 * MS, 10 * MS, 0, 0), "change: to 3 ms every 10 ms");
+	a = share(pid, 2000);
+	CHECK(a >= 28 && a <= 32, "change: 3 ms every 10 ms: %.1f%%", a);
+	CHECK(!rbs_attr(pid, 1 * MS, 20 * MS, 0, 0), "change: to 1 ms every 20 ms");
+	a = share(pid, 2000);
+	CHECK(a >= 3 && a <= 7, "change: 1 ms every 20 ms: %.1f%%", a);
+
+	rbs_attr(pid, 1 * MS, 10 * MS, 0, 0);
+	n0 = pid_sched_ll(pid, "ms.rbs.nr_change");
+	t = now_ns() + 2000 * MS;
+	c = cpu_ns(pid);
+	for (i = 0; now_ns() < t; i++) {
+		bad += !!rbs_attr(pid, i % 2 ? 1100 * US : 1 * MS, 10 * MS, 0, 0);
+		usleep(1000);
+	}
+	a = 100.0 * (cpu_ns(pid) - c) / (2000 * MS);
+	n1 = pid_sched_ll(pid, "ms.rbs.nr_change");
+	printf("# change: %d changes in 2 s (%lld counted by the class), %.1f%% of the CPU\n",
+	       i, n1 - n0, a);
+	CHECK(!bad && n1 - n0 >= i / 2 && a >= 8 && a <= 13,
+	      "change: changed %d times in 2 s between 1 and 1.1 ms every 10 ms, it runs %.1f%% (10%% - 2 points to 11%% + 2 points)",
+	      i, a);
+	if (verbose) {
+		char cmd[64];
+
+		snprintf(cmd, sizeof(cmd), "grep ms.rbs /proc/%d/sched", pid);
+		if (system(cmd))
+			printf("# no /proc/%d/sched\n", pid);
+	}
+	a = share(pid, 2000);
+	CHECK(a >= 8 && a <= 12,
+	      "change: left at 1 ms every 10 ms, it gets its 10%% again: %.1f%%", a);
+out:
+	reap(pid);
+	reap(hog);
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -807,7 +988,7 @@ int main(int argc, char **argv)
 			return 2;
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary\n");
+		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change\n");
 		return 2;
 	}
 	if (!strcmp(argv[optind], "admit"))
@@ -816,6 +997,10 @@ int main(int argc, char **argv)
 		traced_run("steere 3.1, 5% every 30 ms", 1500 * US, 30 * MS, 0);
 	else if (!strcmp(argv[optind], "adversary"))
 		traced_run("adversary, 2 ms every 10 ms", 2 * MS, 10 * MS, 1);
+	else if (!strcmp(argv[optind], "background"))
+		test_background();
+	else if (!strcmp(argv[optind], "change"))
+		test_change();
 	else
 		return 2;
 	return fails ? 1 : 0;

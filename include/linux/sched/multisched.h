@@ -114,12 +114,16 @@ struct rbs_repl {
 /*
  * struct rbs_ss - a corrected sporadic server (kernel/sched/rbs.c): its
  * budget C in @len chunks of @q, by time, that add up to C, of which it
- * ran @usage of the head; @max is the room it may use in @q.
+ * ran @usage of the head; @max is the room it may use in @q. @debt is
+ * budget it ran in the last period that a smaller C took from its queue,
+ * owed until @debt_t (rbs_ss_change()).
  */
 struct rbs_ss {
 	u64		C;
 	u64		T;
 	u64		usage;
+	u64		debt;
+	u64		debt_t;
 	unsigned int	len;
 	unsigned int	max;
 	struct rbs_repl	*q;
@@ -139,9 +143,14 @@ struct sched_rbs_entity {
 	u64		nr_exhausted;	/* times it ran out of capacity */
 	u64		nr_split;	/* blocks with capacity left (algorithm 12) */
 	u64		nr_full;	/* replenishments merged into a full queue */
+	u64		nr_change;	/* budget or period changed (rbs_ss_change()) */
+	u64		bg_time;	/* ns run in the background, uncharged */
+	u64		bg_start;	/* task clock when it last began to */
 	u8		on_rq;
 	u8		throttled;	/* queued without capacity: in the throttled tree */
 	u8		started;	/* @ss holds its server */
+	u8		bg;		/* counted in its CPU's nr_bg (MS_FLAG_RBS_BACKGROUND) */
+	u8		bg_running;	/* the current task, throttled, in the background */
 	struct rbs_repl	q[RBS_REPL_MAX];
 };
 #endif

@@ -259,6 +259,82 @@ TRACE_EVENT(bebs_miss,
 );
 #endif /* CONFIG_SCHED_BEBS */
 
+#ifdef CONFIG_SCHED_RBS
+/*
+ * rbs_throttle - an RBS reservation ran out of capacity at @now; it waits
+ * for its head chunk, usable at @head_time
+ */
+TRACE_EVENT(rbs_throttle,
+	    TP_PROTO(struct task_struct *p, u64 now, u64 head_time),
+	    TP_ARGS(p, now, head_time),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u64, now)
+			     __field(u64, head_time)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->now = now;
+			   __entry->head_time = head_time),
+	    TP_printk("pid=%d now=%llu head_time=%llu",
+		      __entry->pid, __entry->now, __entry->head_time)
+);
+
+/*
+ * rbs_replenish - a throttled RBS reservation's head chunk of @budget ns
+ * came due, at @head_time; it was replenished at @now
+ */
+TRACE_EVENT(rbs_replenish,
+	    TP_PROTO(struct task_struct *p, u64 now, u64 head_time, u64 budget),
+	    TP_ARGS(p, now, head_time, budget),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u64, now)
+			     __field(u64, head_time)
+			     __field(u64, budget)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->now = now;
+			   __entry->head_time = head_time;
+			   __entry->budget = budget),
+	    TP_printk("pid=%d now=%llu head_time=%llu budget=%llu",
+		      __entry->pid, __entry->now, __entry->head_time,
+		      __entry->budget)
+);
+
+/*
+ * rbs_change - an RBS reservation's budget and period became @budget and
+ * @period (ns), from @old_budget and @old_period (0 for a new server)
+ */
+TRACE_EVENT(rbs_change,
+	    TP_PROTO(struct task_struct *p, u64 old_budget, u64 old_period,
+		     u64 budget, u64 period),
+	    TP_ARGS(p, old_budget, old_period, budget, period),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u64, old_budget)
+			     __field(u64, old_period)
+			     __field(u64, budget)
+			     __field(u64, period)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->old_budget = old_budget;
+			   __entry->old_period = old_period;
+			   __entry->budget = budget;
+			   __entry->period = period),
+	    TP_printk("pid=%d old_budget=%llu old_period=%llu budget=%llu period=%llu",
+		      __entry->pid, __entry->old_budget, __entry->old_period,
+		      __entry->budget, __entry->period)
+);
+
+/*
+ * rbs_background - a throttled RBS reservation with MS_FLAG_RBS_BACKGROUND
+ * starts (@on) or stops running on an otherwise idle CPU
+ */
+TRACE_EVENT(rbs_background,
+	    TP_PROTO(struct task_struct *p, bool on),
+	    TP_ARGS(p, on),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(bool, on)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->on = on),
+	    TP_printk("pid=%d on=%d", __entry->pid, __entry->on)
+);
+#endif /* CONFIG_SCHED_RBS */
+
 #endif /* _TRACE_MULTISCHED_H */
 
 /* This part must be outside protection */

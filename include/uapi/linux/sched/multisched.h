@@ -44,11 +44,13 @@
 #define MS_FLAG_RBS_IO		0x10	/* RBS: priority-inheritance I/O server */
 #define MS_FLAG_RBS_FEEDBACK	0x20	/* RBS: rbs_ctl sets proportion and period */
 #define MS_FLAG_BEBS_OVERRUN	0x40	/* BEBS: SIGXCPU when a periodic job overruns */
+#define MS_FLAG_RBS_BACKGROUND	0x80	/* RBS: run out of budget when the CPU is idle */
 
 #define MS_FLAGS_BVT		(MS_FLAG_WARP_OFF | MS_FLAG_WARP_SIGNAL | \
 				 MS_FLAG_RESERVED)
 #define MS_FLAGS_BEBS		(MS_FLAG_BEBS_PERIODIC | MS_FLAG_BEBS_OVERRUN)
-#define MS_FLAGS_RBS		(MS_FLAG_RBS_IO | MS_FLAG_RBS_FEEDBACK)
+#define MS_FLAGS_RBS		(MS_FLAG_RBS_IO | MS_FLAG_RBS_FEEDBACK | \
+				 MS_FLAG_RBS_BACKGROUND)
 #define MS_FLAGS_ALL		(MS_FLAGS_BVT | MS_FLAGS_BEBS | MS_FLAGS_RBS)
 
 /* Limits, checked by sched_setattr(2). Times are in nanoseconds. */
