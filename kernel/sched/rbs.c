@@ -258,31 +258,32 @@ static inline void rbs_ss_start(struct rbs_ss *ss, u64 now)
 }
 
 /*
- * The reservation becomes @C every @T at @now, without starting its
- * server again: the chunks keep their times, so that what it ran in the
- * last period still comes back when it would have, and chunks used from
- * now on come back @T after their time. A smaller budget gives up first
- * what the server has yet to use (the chunks due by now, the latest
- * first); only then budget it ran in the last period (the chunks still
- * to come back, the latest first), which it owes as @debt until the
- * time of the latest of them, @debt_t: a larger budget repays the debt
- * as a chunk usable then, before it adds the rest as a chunk usable
- * now. So no change, however often made, gives budget
- * beyond the larger of the two C in a window of T; one old period after
- * the change, the new C holds. It costs O(len), with no timer.
+ * The reservation becomes @budget every @period at @now, without starting
+ * its server again: the chunks keep their times, so that what it ran in
+ * the last period still comes back when it would have, and chunks used
+ * from now on come back @period after their time. A smaller budget gives
+ * up first what the server has yet to use (the chunks due by now, the
+ * latest first); only then budget it ran in the last period (the chunks
+ * still to come back, the latest first), which it owes as @debt until
+ * the time of the latest of them, @debt_t: a larger budget repays the
+ * debt as a chunk usable then, before it adds the rest as a chunk usable
+ * now. So no change, however often made, gives budget beyond the larger
+ * of the two budgets in a window of the period; one old period after the
+ * change, the new budget holds. It costs O(len), with no timer.
  */
-static inline void rbs_ss_change(struct rbs_ss *ss, u64 C, u64 T, u64 now)
+static inline void rbs_ss_change(struct rbs_ss *ss, u64 budget, u64 period,
+				 u64 now)
 {
 	unsigned int i, j, due;
 	u64 d, x;
 
-	WARN_ON_ONCE(!C);
-	ss->T = T;
+	WARN_ON_ONCE(!budget);
+	ss->T = period;
 	/* the chunks it was taken from would have come back by now */
 	if (ss->debt_t <= now)
 		ss->debt = 0;
-	if (C >= ss->C) {
-		d = C - ss->C;
+	if (budget >= ss->C) {
+		d = budget - ss->C;
 		x = min(d, ss->debt);
 		if (x)
 			rbs_ss_add(ss, ss->debt_t, x);
@@ -295,11 +296,11 @@ static inline void rbs_ss_change(struct rbs_ss *ss, u64 C, u64 T, u64 now)
 		if (d > x)
 			rbs_ss_add(ss, ss->usage ? max(now, ss->q[0].t) : now,
 				   d - x);
-		ss->C = C;
+		ss->C = budget;
 		return;
 	}
-	d = ss->C - C;
-	ss->C = C;
+	d = ss->C - budget;
+	ss->C = budget;
 	for (due = 0; due < ss->len && ss->q[due].t <= now; due++)
 		;
 	/* what it has yet to use: of the head, what it has not run */

@@ -8,7 +8,9 @@
  *   deadline, no I/O or feedback flag yet), EINVAL; a reservation needs CAP_SYS_NICE
  *   (EPERM as uid 65534); admission on CPU is refused with EBUSY, and
  *   changes nothing, both past the sched_rt_runtime_us limit and past
- *   Liu and Layland's bound where the limit alone would admit it; the
+ *   Liu and Layland's bound where the limit alone would admit it; a
+ *   reservation's task cannot be moved off its CPU, which cannot go
+ *   offline while it holds reservations, and can once they are gone; the
  *   child of an RBS task runs as SCHED_NORMAL; a reservation leaves with
  *   its task.
  *
@@ -69,6 +71,7 @@
 
 static int fails, cpu = 1, verbose;
 static unsigned int resv_flags;
+static char cpu_online[64];
 
 #define CHECK(cond, ...) do {					\
 	printf("%s - rbs: ", (cond) ? "ok" : "not ok");		\
@@ -212,6 +215,15 @@ static void test_admit(void)
 	used = ms_used_ppm(cpu);
 	CHECK(!e && used >= base + 150000 - 2 && used <= base + 150000 + 2,
 	      "a second of 5%% fits: %lld ppm admitted (%s)", used, strerror(e));
+	/* partitioned: neither affinity nor hotplug takes them off CPU */
+	e = pin(p, cpu ? 0 : 1) ? errno : 0;
+	CHECK(e == EBUSY, "a reservation's task cannot be moved off cpu%d (%s)",
+	      cpu, strerror(e));
+	e = write_file(cpu_online, "0");
+	if (!e)
+		write_file(cpu_online, "1");
+	CHECK(e && file_ll(cpu_online) == 1,
+	      "cpu%d cannot go offline while it holds RBS reservations", cpu);
 	e = to_normal(p);
 	used = ms_used_ppm(cpu);
 	CHECK(!e && used >= base + 50000 - 2 && used <= base + 50000 + 2,
@@ -244,6 +256,11 @@ static void test_admit(void)
 	used = ms_used_ppm(cpu);
 	CHECK(used == base, "the admitted total is back to %lld ppm: %lld",
 	      base, used);
+	e = write_file(cpu_online, "0");
+	e |= write_file(cpu_online, "1");
+	CHECK(!e && file_ll(cpu_online) == 1 && ms_used_ppm(cpu) == base,
+	      "with its reservations gone, cpu%d goes offline and comes back, holding %lld ppm as before",
+	      cpu, ms_used_ppm(cpu));
 }
 
 /* the runs of @pid on @cpu from the trace: [start, end) pairs */
@@ -987,6 +1004,8 @@ int main(int argc, char **argv)
 		else
 			return 2;
 	}
+	snprintf(cpu_online, sizeof(cpu_online),
+		 "/sys/devices/system/cpu/cpu%d/online", cpu);
 	if (optind >= argc) {
 		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change\n");
 		return 2;

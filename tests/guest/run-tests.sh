@@ -1129,6 +1129,10 @@ if grep -qw rbs /proc/sys/kernel/sched_ms_classes; then
 	# bounds, privilege, admission against the limit and the
 	# rate-monotonic bound, release, fork
 	$T/rbs_resv admit || fails=$((fails + 1))
+	# background mode (MS_FLAG_RBS_BACKGROUND) and changes of a live
+	# reservation, on cpu1, from CPU time (no trace)
+	$T/rbs_resv background || fails=$((fails + 1))
+	$T/rbs_resv change || fails=$((fails + 1))
 	check "rbs: schedctl runs a command in a reservation of 1 ms every 10 ms and shows it (10%, its budget and period)" \
 		sh -c 'schedctl -c rbs --budget 1ms -P 10ms -- sh -c "schedctl -p \$\$" > /tmp/rbs.show &&
 		       grep -q "SCHED_RBS" /tmp/rbs.show &&

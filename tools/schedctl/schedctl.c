@@ -137,6 +137,7 @@ static const struct {
 	{ "overrun", MS_FLAG_BEBS_OVERRUN },
 	{ "io-server", MS_FLAG_RBS_IO },
 	{ "feedback", MS_FLAG_RBS_FEEDBACK },
+	{ "background", MS_FLAG_RBS_BACKGROUND },
 };
 
 /* The parameters a set names: bits of struct request's @named. */
@@ -232,8 +233,9 @@ static void print_help(void)
 	      "      --overrun         bebs: SIGXCPU when a periodic job overruns\n"
 	      "      --io-server       rbs: priority-inheritance I/O server (not yet)\n"
 	      "      --feedback        rbs: rbs_ctl sets proportion and period (not yet)\n"
+	      "      --background      rbs: run out of budget while the CPU is idle\n"
 	      "      --flags LIST      the class flags are exactly LIST, names of the\n"
-	      "                        seven flag options above with commas, or none;\n"
+	      "                        eight flag options above with commas, or none;\n"
 	      "                        the flag options add to it\n"
 	      "      --budget TIME|N%  runtime per period (bebs, rbs, deadline);\n"
 	      "                        N% is that share of --period\n"
@@ -451,7 +453,7 @@ static long long parse_int(const char *opt, const char *arg,
 	return v;
 }
 
-#define MSG_BAD_FLAG	"invalid --flags '%s': unknown flag '%s' (warp-off, warp-signal, reserved, periodic, overrun, io-server, feedback or none)"
+#define MSG_BAD_FLAG	"invalid --flags '%s': unknown flag '%s' (warp-off, warp-signal, reserved, periodic, overrun, io-server, feedback, background or none)"
 
 /* Parse --flags LIST: "none" or flag names separated by commas. */
 static unsigned int parse_flags(const char *arg)
@@ -1339,7 +1341,7 @@ static void explain_einval(const struct policy *pol)
 		    fmt_time(a, sizeof(a), MS_RUNTIME_MIN),
 		    fmt_time(b, sizeof(b), MS_PERIOD_MIN),
 		    fmt_time(c, sizeof(c), MS_PERIOD_MAX),
-		    "no deadline; no flags (io-server and feedback are not in this kernel yet)");
+		    "no deadline; no flag but background (io-server and feedback are not in this kernel yet)");
 		break;
 	}
 }
@@ -1817,6 +1819,7 @@ enum {
 	OPT_OVERRUN,
 	OPT_IO_SERVER,
 	OPT_FEEDBACK,
+	OPT_BACKGROUND,
 	OPT_FLAGS,
 	OPT_BUDGET,
 	OPT_DEADLINE,
@@ -1840,6 +1843,7 @@ static const struct option long_options[] = {
 	{ "overrun",		no_argument,		NULL, OPT_OVERRUN },
 	{ "io-server",		no_argument,		NULL, OPT_IO_SERVER },
 	{ "feedback",		no_argument,		NULL, OPT_FEEDBACK },
+	{ "background",		no_argument,		NULL, OPT_BACKGROUND },
 	{ "flags",		required_argument,	NULL, OPT_FLAGS },
 	{ "budget",		required_argument,	NULL, OPT_BUDGET },
 	{ "period",		required_argument,	NULL, 'P' },
@@ -1936,6 +1940,10 @@ int main(int argc, char **argv)
 			break;
 		case OPT_FEEDBACK:
 			req.add_flags |= MS_FLAG_RBS_FEEDBACK;
+			params = true;
+			break;
+		case OPT_BACKGROUND:
+			req.add_flags |= MS_FLAG_RBS_BACKGROUND;
 			params = true;
 			break;
 		case OPT_FLAGS:
