@@ -314,6 +314,33 @@ static long long *armed_slot(const char *f, int create)
 	return &armed_exp[free];
 }
 
+/*
+ * The class's own events for the thread: throttles, replenishments,
+ * replenishments made before the head chunk's time, and throttles not
+ * followed by a replenishment before the next.
+ */
+static int nthr, nrepl, early, unmatched;
+
+static void rbs_event(const char *name, const char *f, pid_t pid)
+{
+	static int throttled;
+	long long now, head;
+	int who;
+
+	if (sscanf(f, "pid=%d now=%lld head_time=%lld", &who, &now, &head) != 3 ||
+	    who != pid)
+		return;
+	if (!strcmp(name, "rbs_throttle")) {
+		unmatched += throttled;
+		throttled = 1;
+		nthr++;
+	} else {
+		early += now < head;
+		throttled = 0;
+		nrepl++;
+	}
+}
+
 static int read_runs(pid_t pid)
 {
 	char line[512], name[64], tag[16], *f, *p;
@@ -324,6 +351,7 @@ static int read_runs(pid_t pid)
 	int n = 0, bud;
 
 	nbud = nrep = nst = 0;
+	nthr = nrepl = early = unmatched = 0;
 	memset(armed_id, 0, sizeof(armed_id));
 	if (!tr)
 		return 0;
@@ -376,6 +404,11 @@ static int read_runs(pid_t pid)
 				rep_ts[nrep] = ts;
 				rep_late[nrep++] = now > rep_exp ? now - rep_exp : 0;
 			}
+			continue;
+		}
+		if (!strcmp(name, "rbs_throttle") ||
+		    !strcmp(name, "rbs_replenish")) {
+			rbs_event(name, f, pid);
 			continue;
 		}
 		if (strcmp(name, "sched_switch"))
@@ -762,8 +795,8 @@ static void traced_run(const char *what, long long C, long long T,
 	}
 	close(fd[0]);
 	usleep(200000);
-	if (ms_trace_start(verbose ? "sched/sched_switch timer/hrtimer_start timer/hrtimer_expire_entry timer/hrtimer_cancel" :
-			   "sched/sched_switch timer/hrtimer_start timer/hrtimer_expire_entry")) {
+	if (ms_trace_start(verbose ? "sched/sched_switch timer/hrtimer_start timer/hrtimer_expire_entry timer/hrtimer_cancel multisched/rbs_throttle multisched/rbs_replenish" :
+			   "sched/sched_switch timer/hrtimer_start timer/hrtimer_expire_entry multisched/rbs_throttle multisched/rbs_replenish")) {
 		CHECK(0, "%s: no trace", what);
 		goto out;
 	}
@@ -795,6 +828,14 @@ static void traced_run(const char *what, long long C, long long T,
 	CHECK(nbud >= 100,
 	      "%s: the budget timer ends the runs (%d expiries traced)", what,
 	      nbud);
+	/*
+	 * A thread that sleeps may wake with its chunk due and no
+	 * replenishment event: only the spinner must have one per throttle.
+	 */
+	CHECK(nthr >= 100 && !early && (adversary ? nrepl >= nthr / 2 :
+					 nrepl >= nthr - 1 && !unmatched),
+	      "%s: its events show it throttled %d times and replenished %d times, never before its head chunk's time (%d early; %d throttles without a replenishment before the next)",
+	      what, nthr, nrepl, early, unmatched);
 	CHECK(most <= C + SLACK,
 	      "%s: in every window of T = %lld ms the thread runs at most C + slack = %.3f ms, beyond the lateness of the budget timer's expiries in it (most: %.3f ms)",
 	      what, T / MS, (C + SLACK) / 1e6, most / 1e6);
