@@ -795,7 +795,8 @@ u64 ms_bw_reserved(struct dl_bw *dl_b)
  * on that CPU from its next wakeup; ms_place() moves a queued task there
  * once the locks are dropped.
  *
- * Return: 0, or -EBUSY when no CPU has room.
+ * Return: 0, -EBUSY when no CPU has room, or -ESRCH for a task that is
+ * exiting.
  */
 int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 {
@@ -814,6 +815,14 @@ int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 		rm = c->rm_bound;
 	if (new_bw == run->resv_bw && rm == run->resv_rm)
 		return 0;
+	/*
+	 * A task on its way out may be past task_dead(), which releases
+	 * its reservation: one admitted then (a zombie's) would be held for
+	 * good. PF_EXITING is set long before the final schedule, which
+	 * takes the rq lock we hold.
+	 */
+	if (new_bw && (p->flags & PF_EXITING))
+		return -ESRCH;
 	free_bw = c && c->bw_free ? c->bw_free() : 0;
 	if (run->resv_bw) {
 		cpu = run->resv_cpu;

@@ -135,6 +135,22 @@ static void reap(pid_t pid)
 	}
 }
 
+/* Is @pid a zombie (state Z in /proc/PID/stat)? */
+static int is_zombie(pid_t pid)
+{
+	char path[64], st = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%*d (%*[^)]) %c", &st) != 1)
+		st = 0;
+	fclose(f);
+	return st == 'Z';
+}
+
 /* Liu and Layland's n (2^(1/n) - 1), in ppm, as rbs_ll_bound() rounds */
 static const long long ll_ppm[] = { 1000000, 828427, 779763, 756828 };
 
@@ -234,6 +250,19 @@ static void test_admit(void)
 	CHECK(used == base, "one whose task dies gives it back: %lld ppm",
 	      used);
 	reap(p);
+
+	/* a zombie: past task_dead(), nothing would release its reservation */
+	c = fork();
+	if (!c)
+		_exit(0);
+	for (x = 0; x < 2000 && !is_zombie(c); x++)
+		usleep(1000);
+	e = rbs_attr(c, 1 * MS, 10 * MS, 0, 0);
+	used = ms_used_ppm(cpu);
+	CHECK(is_zombie(c) && e == ESRCH && used == base,
+	      "a zombie gets no reservation: %s, %lld ppm admitted", strerror(e),
+	      used);
+	waitpid(c, NULL, 0);
 
 	/* the child of a reservation's task */
 	c = fork();
