@@ -275,27 +275,30 @@ static inline void rbs_ss_change(struct rbs_ss *ss, u64 budget, u64 period,
 				 u64 now)
 {
 	unsigned int i, j, due;
-	u64 d, x;
+	u64 d, x, h;
 
 	WARN_ON_ONCE(!budget);
+	/*
+	 * What it ran of a head that is due becomes a chunk of its own, as
+	 * at a block, due a period after the head's time: budget it ran,
+	 * which a smaller budget takes as a debt. @usage is left only on a
+	 * head still to come (an overrun charged to it).
+	 */
+	rbs_ss_split(ss, now);
 	ss->T = period;
 	/* the chunks it was taken from would have come back by now */
 	if (ss->debt_t <= now)
 		ss->debt = 0;
 	if (budget >= ss->C) {
+		/* nothing goes ahead of a head that carries @usage */
+		h = ss->usage ? ss->q[0].t : 0;
 		d = budget - ss->C;
 		x = min(d, ss->debt);
 		if (x)
-			rbs_ss_add(ss, ss->debt_t, x);
+			rbs_ss_add(ss, max(ss->debt_t, h), x);
 		ss->debt -= x;
-		/*
-		 * Not ahead of a head chunk it has run from, to which @usage
-		 * belongs: with an overrun charged to a head still to come,
-		 * the new budget waits for it.
-		 */
 		if (d > x)
-			rbs_ss_add(ss, ss->usage ? max(now, ss->q[0].t) : now,
-				   d - x);
+			rbs_ss_add(ss, max(now, h), d - x);
 		ss->C = budget;
 		return;
 	}
@@ -601,14 +604,17 @@ static void rbs_throttle(struct rbs_rq *rrq, struct sched_rbs_entity *se)
  * whose reservation has MS_FLAG_RBS_BACKGROUND may run, uncharged, when
  * nothing else on its CPU is runnable: no task of any class is queued
  * there but throttled RBS tasks. rq->nr_running counts tasks, not the
- * classes' servers, which run only tasks that count there.
+ * classes' servers, which run only tasks that count there; it counts
+ * BEBS's expired servers too, which keep a background task off the CPU
+ * until their release.
  */
 static inline bool rbs_cpu_idle_but_throttled(struct rq *rq)
 {
 	struct rbs_rq *rrq = rbs_rq_of(rq);
 
+	/* fair's sleepers whose dequeue it delays (DELAY_DEQUEUE) count too */
 	return rrq->nr_bg && !rbs_first(&rrq->ready) &&
-	       rq->nr_running == rrq->nr_running;
+	       rq->nr_running - rq->cfs.h_nr_delayed == rrq->nr_running;
 }
 
 /* The first throttled task to be replenished that may run in the background. */
@@ -716,21 +722,20 @@ static void update_curr_rbs(struct rq *rq)
 			resched_curr(rq);
 		return;
 	}
-	if (se->throttled && rbs_bg_start(rq, se))
-		return;
 	if (se->throttled) {
 		/*
-		 * It runs out of budget until it is switched out: charged,
-		 * which delays its head chunk (rbs_ss_budget_check()), the
-		 * throttled tree's key, so it is queued anew; and asked
-		 * again to leave the CPU.
+		 * It runs out of budget until it is switched out, or goes
+		 * on in the background: charged, which delays its head
+		 * chunk (rbs_ss_budget_check()), the throttled tree's key,
+		 * so it is queued anew; and asked again to leave the CPU.
 		 */
 		rbs_erase(rrq, se);
 		rbs_ss_charge(&se->ss, delta, now);
 		rbs_insert(rrq, se);
 		if (rbs_first(&rrq->throttled) == se)
 			rbs_arm_repl(rrq);
-		resched_curr(rq);
+		if (!rbs_bg_start(rq, se))
+			resched_curr(rq);
 		return;
 	}
 	rbs_ss_charge(&se->ss, delta, now);
@@ -811,6 +816,8 @@ static enum hrtimer_restart rbs_repl_timer(struct hrtimer *timer)
 
 	rq_lock(rq, &rf);
 	update_rq_clock(rq);
+	/* what the running task ran so far, background or not, is its own */
+	update_curr_rbs(rq);
 	if (rbs_replenish_due(rrq, rq_clock(rq))) {
 		se = rbs_first(&rrq->ready);
 		if (se)

@@ -594,6 +594,39 @@ static void rbs_test_change_steps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, MS(4)), 0LL);
 	/* the chunk used from 2 ms came back at 12 ms: the old period */
 	KUNIT_EXPECT_EQ(test, q[1].t, MS(12));
+
+	/*
+	 * Shrunk far below what it ran of its head, and grown back at
+	 * once: what it ran is owed, so only the rest of the old budget is
+	 * usable (1 us of 500 us run in a period of 1 ms, not another 499).
+	 */
+	rbs_ss_init(&ss, US(500), MS(1), q, ARRAY_SIZE(q), 0);
+	rbs_ss_start(&ss, 0);
+	rbs_ss_charge(&ss, US(499), US(499));
+	rbs_ss_change(&ss, US(1), MS(1), US(499));
+	rbs_test_check(test, &ss);
+	rbs_ss_change(&ss, US(500), MS(1), US(499));
+	rbs_test_check(test, &ss);
+	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, US(499)), (s64)US(1));
+
+	/*
+	 * Preempted, run on, shrunk and grown back: nothing goes ahead of
+	 * a head it has run from, and it runs again once its chunks are
+	 * due (a chunk put ahead of @usage left it without capacity for
+	 * good).
+	 */
+	rbs_ss_init(&ss, US(300), MS(1), q, ARRAY_SIZE(q), 0);
+	rbs_ss_start(&ss, 0);
+	rbs_ss_charge(&ss, US(5), US(5));
+	rbs_ss_split(&ss, US(5));
+	rbs_ss_start(&ss, US(10));
+	rbs_ss_charge(&ss, US(277), US(287));
+	rbs_ss_change(&ss, US(100), MS(1), US(287));
+	rbs_test_check(test, &ss);
+	rbs_ss_change(&ss, US(300), MS(1), US(287));
+	rbs_test_check(test, &ss);
+	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, US(287)), (s64)US(18));
+	KUNIT_EXPECT_GT(test, rbs_ss_capacity(&ss, MS(2)), 0LL);
 }
 
 /*
@@ -669,17 +702,18 @@ static void rbs_test_change(struct kunit *test)
 
 /*
  * The controller's worst case: C changed every T / 20 to T / 5 between C
- * and C + 10%, for 500 periods, while the server runs bursts at random
- * or hogs the CPU. No window of T holds more than the larger C (a change
+ * and C + D (D 10% of C, and 5 C), for 500 periods, while the server
+ * runs bursts at random or hogs the CPU. No window of T holds more than the larger C (a change
  * that took budget it had run and gave it back at once would add it
  * again at every change), and the hog gets at least the smaller C in
  * every period but one.
  */
 static void rbs_test_change_often(struct kunit *test)
 {
-	const u64 C = MS(1), D = US(100), T = MS(10), P = 500;
+	static const u64 Ds[] = { US(100), MS(5) };
+	const u64 C = MS(1), T = MS(10), P = 500;
 	const unsigned int cap_runs = 64 * 1024;
-	u64 now, want, d, change, served;
+	u64 now, want, d, change, served, D;
 	unsigned int n, pass;
 	struct rnd_state rnd;
 	struct rbs_run *run;
@@ -690,10 +724,11 @@ static void rbs_test_change_often(struct kunit *test)
 
 	run = kunit_kmalloc_array(test, cap_runs, sizeof(*run), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, run);
-	for (pass = 0; pass < 2; pass++) {
+	for (pass = 0; pass < 4; pass++) {
+		D = Ds[pass / 2];
 		prandom_seed_state(&rnd, 99 + pass);
 		now = 0;
-		want = pass ? U64_MAX : 0;
+		want = pass % 2 ? U64_MAX : 0;
 		served = 0;
 		big = false;
 		n = 0;
@@ -730,10 +765,11 @@ static void rbs_test_change_often(struct kunit *test)
 			rbs_test_check(test, &ss);
 		}
 		d = rbs_test_max_window(test, run, n, T);
-		kunit_info(test, "%s: %u runs, most in a window %llu, served %llu of %llu\n",
-			   pass ? "hog" : "bursts", n, d, served, P * C);
+		kunit_info(test, "%s, C %llu or %llu: %u runs, most in a window %llu, served %llu of %llu\n",
+			   pass % 2 ? "hog" : "bursts", C, C + D, n, d, served,
+			   P * C);
 		KUNIT_EXPECT_LE(test, d, C + D);
-		if (pass)
+		if (pass % 2)
 			KUNIT_EXPECT_GE(test, served, (P - 1) * C);
 	}
 }
