@@ -13,7 +13,8 @@
  *    weight, warp, L, U and flags), SCHED_VTRR (random share), SCHED_BEBS
  *    (best-effort at a random weight, or periodic with a random budget
  *    of 0.1-3 ms every 2-30 ms, admitted or refused with EBUSY), SCHED_RBS
- *    (a reservation of the same kind) and the
+ *    (a reservation of the same kind, half of them in background mode,
+ *    changed live when the worker holds one already) and the
  *    mainline policies (OTHER at random nice, BATCH, IDLE, FIFO and RR),
  *    with full, 48-byte and legacy calls, and change their affinity
  *    (EBUSY for one that would take a periodic task off its CPU);
@@ -164,6 +165,8 @@ static void change_policy(unsigned int *seed, pid_t tid)
 			a.sched_ms_flags = MS_FLAG_BEBS_PERIODIC;
 		} else {
 			a.sched_policy = SCHED_RBS;
+			if (rnd(seed, 2))
+				a.sched_ms_flags = MS_FLAG_RBS_BACKGROUND;
 		}
 		a.sched_runtime = 100000 + rnd(seed, 2900000);
 		a.sched_period = 2000000 + rnd(seed, 28000000);
