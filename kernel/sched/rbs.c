@@ -884,10 +884,15 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 		resched_curr(rq);
 	/*
 	 * One given budget by a change, or moved here, may preempt what
-	 * runs: no wakeup_preempt() follows a change.
+	 * runs: no wakeup_preempt() follows a change. One given background
+	 * mode without budget runs now on a CPU that idles.
 	 */
-	if (!(flags & ENQUEUE_WAKEUP) && !task_current(rq, p))
+	if (!(flags & ENQUEUE_WAKEUP) && !task_current(rq, p)) {
 		rbs_check_preempt(rq, se);
+		if (se->throttled && se->bg && is_idle_task(ms_rq_curr(rq)) &&
+		    rbs_cpu_idle_but_throttled(rq))
+			resched_curr(rq);
+	}
 }
 
 static bool dequeue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
@@ -1126,18 +1131,18 @@ static void rbs_proc_show(struct task_struct *p, struct seq_file *m)
 	unsigned int len = min_t(unsigned int, READ_ONCE(se->ss.len),
 				 RBS_REPL_MAX);
 
-	ms_proc_u64(m, "ms.rbs.budget_ns", se->ss.C);
-	ms_proc_u64(m, "ms.rbs.period_ns", se->ss.T);
-	ms_proc_u64(m, "ms.rbs.usage_ns", se->ss.usage);
-	ms_proc_u64(m, "ms.rbs.head_ns", len ? se->q[0].b : 0);
-	ms_proc_u64(m, "ms.rbs.head_time", len ? se->q[0].t : 0);
+	ms_proc_u64(m, "ms.rbs.budget_ns", READ_ONCE(se->ss.C));
+	ms_proc_u64(m, "ms.rbs.period_ns", READ_ONCE(se->ss.T));
+	ms_proc_u64(m, "ms.rbs.usage_ns", READ_ONCE(se->ss.usage));
+	ms_proc_u64(m, "ms.rbs.head_ns", len ? READ_ONCE(se->q[0].b) : 0);
+	ms_proc_u64(m, "ms.rbs.head_time", len ? READ_ONCE(se->q[0].t) : 0);
 	ms_proc_u64(m, "ms.rbs.nr_chunks", len);
-	ms_proc_u64(m, "ms.rbs.throttled", se->throttled);
-	ms_proc_u64(m, "ms.rbs.nr_exhausted", se->nr_exhausted);
-	ms_proc_u64(m, "ms.rbs.nr_split", se->nr_split);
-	ms_proc_u64(m, "ms.rbs.nr_full", se->nr_full);
-	ms_proc_u64(m, "ms.rbs.nr_change", se->nr_change);
-	ms_proc_u64(m, "ms.rbs.background_ns", se->bg_time);
+	ms_proc_u64(m, "ms.rbs.throttled", READ_ONCE(se->throttled));
+	ms_proc_u64(m, "ms.rbs.nr_exhausted", READ_ONCE(se->nr_exhausted));
+	ms_proc_u64(m, "ms.rbs.nr_split", READ_ONCE(se->nr_split));
+	ms_proc_u64(m, "ms.rbs.nr_full", READ_ONCE(se->nr_full));
+	ms_proc_u64(m, "ms.rbs.nr_change", READ_ONCE(se->nr_change));
+	ms_proc_u64(m, "ms.rbs.background_ns", READ_ONCE(se->bg_time));
 	ms_proc_u64(m, "ms.rbs.reserved_ppm",
 		    DIV_ROUND_UP_ULL(READ_ONCE(p->ms.run.resv_bw) * 1000000ULL,
 				     BW_UNIT));

@@ -951,7 +951,8 @@ static long long cyclic_avg(void)
  * thread of 50 us every 100 ms waits on average at most 200 us more than
  * on an idle CPU, measured in the same boot: a task woken there takes
  * the CPU at once (ms_wakeup_below()), where the tick, 1 ms, would
- * otherwise take half a tick on average.
+ * otherwise take half a tick on average. A thread of 1 ms every second,
+ * out of budget on an idle CPU, runs at once when the flag is set.
  */
 static void test_background(void)
 {
@@ -984,6 +985,21 @@ static void test_background(void)
 	      "background: beside a SCHED_FIFO hog it gets its 10%% (%.1f%%, 8 to 12) and the hog the rest (%.1f%%, >= 85)",
 	      a, h);
 	reap(hog);
+	reap(pid);
+
+	/*
+	 * Out of budget on an idle CPU, the flag set: it runs at once, not
+	 * at its next replenishment (1 ms every second).
+	 */
+	pid = start_resv(1 * MS, 1000 * MS, 0);
+	usleep(100000);
+	a = share(pid, 200);
+	CHECK(pid > 0 && !rbs_attr(pid, 1 * MS, 1000 * MS, 0, MS_FLAG_RBS_BACKGROUND),
+	      "background: set on a thread out of budget on an idle CPU (it ran %.1f%% before)",
+	      a);
+	a = share(pid, 200);
+	CHECK(a >= 80, "background: it runs at once, not at its replenishment: %.1f%% of the next 200 ms",
+	      a);
 	reap(pid);
 
 	base = cyclic_avg();
