@@ -294,8 +294,20 @@ do {								\
 extern const struct sched_class rbs_sched_class;
 extern const struct ms_class ms_rbs_class;
 void ms_wakeup_below(struct rq *rq);
+void rbs_io_waking(struct task_struct *p);
+
+/*
+ * try_to_wake_up() wakes @p, in the waker's context, under @p's pi_lock:
+ * an RBS I/O server takes the waker's period (rbs_io_waking()).
+ */
+static inline void ms_task_waking(struct task_struct *p)
+{
+	if (unlikely(p->ms.flags & MS_FLAG_RBS_IO))
+		rbs_io_waking(p);
+}
 #else
 static inline void ms_wakeup_below(struct rq *rq) { }
+static inline void ms_task_waking(struct task_struct *p) { }
 #endif
 #ifdef CONFIG_SCHED_BEBS
 extern const struct sched_class bebs_sched_class;
@@ -399,6 +411,7 @@ static inline int ms_admit(struct task_struct *p, int policy,
 
 static inline void ms_place(struct task_struct *p) { }
 static inline void ms_wakeup_below(struct rq *rq) { }
+static inline void ms_task_waking(struct task_struct *p) { }
 static inline bool ms_can_stop_tick(struct rq *rq) { return true; }
 static inline bool ms_is_class(const struct sched_class *class)
 {

@@ -340,27 +340,12 @@ static inline void rbs_ss_change(struct rbs_ss *ss, u64 budget, u64 period,
 }
 
 /*
- * An I/O reservation is a priority-inheritance bandwidth-preserving
- * server (Quest, algorithms 7-10): a utilisation U and the period T of
- * the Main reservation it works for, so a budget of Cmax = U T. What it
- * runs, u, moves its eligibility time e on by u / U, and it holds one
- * replenishment, of Cmax at e.
+ * Cmax = U T, at least 1 ns: a server whose budget rounds to 0 would be
+ * replenished with nothing, and never run again.
  */
-struct rbs_pibs {
-	u64	U;		/* utilisation, in BW_UNIT parts */
-	u64	T;		/* the period it inherited */
-	u64	b;		/* budget left */
-	u64	usage;		/* run since e last moved */
-	u64	e;		/* eligibility time */
-	u64	r_t;		/* its replenishment: when, */
-	u64	r_b;		/* and how much */
-	bool	r_valid;
-	bool	budgeted;	/* replenished since it last blocked */
-};
-
 static inline u64 rbs_pibs_cmax(const struct rbs_pibs *io)
 {
-	return (io->T * io->U) >> BW_SHIFT;
+	return max_t(u64, (io->T * io->U) >> BW_SHIFT, 1);
 }
 
 /* U is in BW_UNIT parts, never 0: the eligibility time divides by it. */
@@ -522,12 +507,64 @@ static inline struct task_struct *rbs_task_of(struct sched_rbs_entity *se)
 	return container_of(se, struct task_struct, ms.run.state.rbs);
 }
 
+/* The period that ranks @se: its own, or the one an I/O server inherited. */
+static inline u64 rbs_period(const struct sched_rbs_entity *se)
+{
+	return se->io_server ? se->io.T : se->ss.T;
+}
+
+/*
+ * What @se may run at @now. An I/O server's replenishment due by then
+ * counts, but is taken only by rbs_io_update(): a throttled entity's key
+ * in its tree must not change.
+ */
+static inline s64 rbs_capacity(const struct sched_rbs_entity *se, u64 now)
+{
+	const struct rbs_pibs *io = &se->io;
+
+	if (!se->io_server)
+		return rbs_ss_capacity(&se->ss, now);
+	if (io->b)
+		return io->b;
+	if (io->r_valid && io->r_t <= now)
+		return min(io->r_b, rbs_pibs_cmax(io));
+	return 0;
+}
+
+/* Algorithm 8, for an I/O server @se that is not in the throttled tree. */
+static inline void rbs_io_update(struct sched_rbs_entity *se, u64 now)
+{
+	if (se->io_server)
+		rbs_pibs_update(&se->io, now);
+}
+
+/*
+ * When a throttled @se has budget again, the key of the throttled tree:
+ * its head chunk's time, or an I/O server's replenishment, which one
+ * without budget always has (rbs_pibs_charge()).
+ */
+static inline u64 rbs_next_time(const struct sched_rbs_entity *se)
+{
+	if (!se->io_server)
+		return se->ss.q[0].t;
+	WARN_ON_ONCE(!se->io.r_valid);
+	return se->io.r_valid ? se->io.r_t : se->io.e;
+}
+
+/* What it gets then, for the trace. */
+static inline u64 rbs_next_budget(const struct sched_rbs_entity *se)
+{
+	if (!se->io_server)
+		return se->ss.q[0].b - se->ss.usage;
+	return se->io.r_valid ? min(se->io.r_b, rbs_pibs_cmax(&se->io)) : 0;
+}
+
 /* Rate-monotonic: the shorter period first, then the one queued first. */
 static inline bool rbs_prio_less(const struct sched_rbs_entity *a,
 				 const struct sched_rbs_entity *b)
 {
-	if (a->ss.T != b->ss.T)
-		return a->ss.T < b->ss.T;
+	if (rbs_period(a) != rbs_period(b))
+		return rbs_period(a) < rbs_period(b);
 	return ms_before(a->seq, b->seq);
 }
 
@@ -540,8 +577,8 @@ static inline bool rbs_ready_less(struct rb_node *a, const struct rb_node *b)
 static inline bool rbs_throttled_less(struct rb_node *a,
 				      const struct rb_node *b)
 {
-	return rb_entry(a, struct sched_rbs_entity, node)->ss.q[0].t <
-	       rb_entry(b, struct sched_rbs_entity, node)->ss.q[0].t;
+	return rbs_next_time(rb_entry(a, struct sched_rbs_entity, node)) <
+	       rbs_next_time(rb_entry(b, struct sched_rbs_entity, node));
 }
 
 static struct sched_rbs_entity *rbs_first(struct rb_root_cached *root)
@@ -582,7 +619,7 @@ static void rbs_arm_repl(struct rbs_rq *rrq)
 		hrtimer_try_to_cancel(&rrq->repl_timer);
 		return;
 	}
-	delay = se->ss.q[0].t - rq_clock(rrq->rq);
+	delay = rbs_next_time(se) - rq_clock(rrq->rq);
 	hrtimer_start(&rrq->repl_timer, ns_to_ktime(max_t(s64, delay, 0)),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
@@ -596,7 +633,7 @@ static void rbs_throttle(struct rbs_rq *rrq, struct sched_rbs_entity *se)
 	rbs_insert(rrq, se);
 	if (rbs_first(&rrq->throttled) == se)
 		rbs_arm_repl(rrq);
-	trace_rbs_throttle(rbs_task_of(se), rq_clock(rrq->rq), se->ss.q[0].t);
+	trace_rbs_throttle(rbs_task_of(se), rq_clock(rrq->rq), rbs_next_time(se));
 }
 
 /*
@@ -686,20 +723,60 @@ static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
 	bool any = false;
 
 	while ((se = rbs_first(&rrq->throttled)) &&
-	       rbs_ss_capacity(&se->ss, now) > 0) {
-		trace_rbs_replenish(rbs_task_of(se), now, se->ss.q[0].t,
-				    se->ss.q[0].b - se->ss.usage);
+	       rbs_capacity(se, now) > 0) {
+		trace_rbs_replenish(rbs_task_of(se), now, rbs_next_time(se),
+				    rbs_next_budget(se));
 		rbs_erase(rrq, se);
 		se->throttled = 0;
+		rbs_io_update(se, now);
 		rbs_insert(rrq, se);
 		if (task_current(rrq->rq, rbs_task_of(se))) {
 			rbs_bg_stop(rrq->rq, se);
-			rbs_ss_start(&se->ss, now);
+			if (!se->io_server)
+				rbs_ss_start(&se->ss, now);
 			rbs_arm_budget(rrq->rq, se);
 		}
 		any = true;
 	}
 	return any;
+}
+
+/* Charge @se's server with @delta it ran (algorithm 7 for an I/O server). */
+static inline void rbs_charge(struct sched_rbs_entity *se, u64 delta, u64 now)
+{
+	if (se->io_server)
+		rbs_pibs_charge(&se->io, delta, false);
+	else
+		rbs_ss_charge(&se->ss, delta, now);
+}
+
+/*
+ * Algorithm 10: the I/O server @p was woken since it last looked, by
+ * threads asking for work at the shortest period they had
+ * (rbs_io_waking()). One that is queued (woken before it slept, or the
+ * running task) is active: it takes only a shorter period. Its key
+ * changes, so it leaves its tree meanwhile.
+ */
+static void rbs_io_request(struct rbs_rq *rrq, struct sched_rbs_entity *se,
+			   struct task_struct *p, u64 now)
+{
+	u32 T;
+
+	if (!se->io_server || !READ_ONCE(p->ms.run.io_request))
+		return;
+	T = xchg(&p->ms.run.io_request, 0);
+	if (!T)
+		return;
+	if (se->on_rq)
+		rbs_erase(rrq, se);
+	rbs_pibs_request(&se->io, T, now, se->on_rq,
+			 task_current(rrq->rq, p));
+	se->nr_request++;
+	if (se->on_rq) {
+		rbs_insert(rrq, se);
+		if (se->throttled && rbs_first(&rrq->throttled) == se)
+			rbs_arm_repl(rrq);
+	}
 }
 
 static void update_curr_rbs(struct rq *rq)
@@ -712,10 +789,12 @@ static void update_curr_rbs(struct rq *rq)
 
 	if (curr->sched_class != &rbs_sched_class || !se->on_rq)
 		return;
+	now = rq_clock(rq);
+	/* a request that came while it ran (it was woken before it slept) */
+	rbs_io_request(rrq, se, curr, now);
 	delta = update_curr_common(rq);
 	if (delta <= 0)
 		return;
-	now = rq_clock(rq);
 	/* in the background, uncharged, while the CPU has nothing else */
 	if (se->bg_running) {
 		if (!rbs_cpu_idle_but_throttled(rq))
@@ -730,7 +809,7 @@ static void update_curr_rbs(struct rq *rq)
 		 * so it is queued anew; and asked again to leave the CPU.
 		 */
 		rbs_erase(rrq, se);
-		rbs_ss_charge(&se->ss, delta, now);
+		rbs_charge(se, delta, now);
 		rbs_insert(rrq, se);
 		if (rbs_first(&rrq->throttled) == se)
 			rbs_arm_repl(rrq);
@@ -738,15 +817,17 @@ static void update_curr_rbs(struct rq *rq)
 			resched_curr(rq);
 		return;
 	}
-	rbs_ss_charge(&se->ss, delta, now);
-	if (rbs_ss_capacity(&se->ss, now) <= 0) {
+	rbs_charge(se, delta, now);
+	rbs_io_update(se, now);
+	if (rbs_capacity(se, now) <= 0) {
 		rbs_throttle(rrq, se);
 		if (!rbs_bg_start(rq, se))
 			resched_curr(rq);
 		return;
 	}
 	/* it goes on, maybe into a chunk that came due meanwhile */
-	rbs_ss_start(&se->ss, now);
+	if (!se->io_server)
+		rbs_ss_start(&se->ss, now);
 }
 
 /*
@@ -760,7 +841,7 @@ static void rbs_arm_budget(struct rq *rq, struct sched_rbs_entity *se)
 
 	if (!se->on_rq || se->throttled)
 		return;
-	left = rbs_ss_capacity(&se->ss, rq_clock(rq));
+	left = rbs_capacity(se, rq_clock(rq));
 	hrtimer_start(&rbs_rq_of(rq)->budget_timer,
 		      ns_to_ktime(max_t(s64, left, 0)),
 		      HRTIMER_MODE_REL_PINNED_HARD);
@@ -829,12 +910,24 @@ static enum hrtimer_restart rbs_repl_timer(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* A new server: all of C is usable now (algorithm 6). */
+/*
+ * A new server: all of C is usable now (algorithm 6). A new I/O server
+ * has no budget until it is asked for work; it is asked now, at its own
+ * period. A thread that turns from one kind into the other starts anew.
+ */
 static void rbs_start(struct sched_rbs_entity *se, struct task_struct *p,
 		      u64 now)
 {
 	rbs_ss_init(&se->ss, p->ms.runtime, p->ms.period, se->q,
 		    READ_ONCE(sysctl_sched_rbs_repl_max), now);
+	se->io_server = !!(p->ms.flags & MS_FLAG_RBS_IO);
+	if (se->io_server) {
+		se->ss.len = 0;
+		rbs_pibs_init(&se->io, to_ratio(p->ms.period, p->ms.runtime),
+			      p->ms.period, now);
+		rbs_pibs_request(&se->io, p->ms.period, now, false, false);
+		se->nr_request++;
+	}
 	se->started = 1;
 	trace_rbs_change(p, 0, 0, se->ss.C, se->ss.T);
 }
@@ -850,7 +943,15 @@ static void rbs_change(struct sched_rbs_entity *se, struct task_struct *p,
 {
 	u64 C = se->ss.C, T = se->ss.T;
 
-	rbs_ss_change(&se->ss, p->ms.runtime, p->ms.period, now);
+	if (se->io_server) {
+		/* a new U; the period is the requesters' until it blocks */
+		se->ss.C = p->ms.runtime;
+		se->ss.T = p->ms.period;
+		se->io.U = to_ratio(p->ms.period, p->ms.runtime) ?: 1;
+		se->io.b = min(se->io.b, rbs_pibs_cmax(&se->io));
+	} else {
+		rbs_ss_change(&se->ss, p->ms.runtime, p->ms.period, now);
+	}
 	se->nr_change++;
 	trace_rbs_change(p, C, T, se->ss.C, se->ss.T);
 }
@@ -863,13 +964,21 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 
 	if (WARN_ON_ONCE(!p->ms.runtime || !p->ms.period))
 		return;
-	if (!se->started)
+	if (!se->started ||
+	    se->io_server != !!(p->ms.flags & MS_FLAG_RBS_IO))
 		rbs_start(se, p, now);
 	else if (se->ss.C != p->ms.runtime || se->ss.T != p->ms.period)
 		rbs_change(se, p, now);
-	if (flags & ENQUEUE_WAKEUP)
+	if (se->io_server) {
+		/* every wakeup is a request: at its own period if no reservation's */
+		if ((flags & ENQUEUE_WAKEUP) && !READ_ONCE(p->ms.run.io_request))
+			WRITE_ONCE(p->ms.run.io_request, p->ms.period);
+		rbs_io_request(rrq, se, p, now);
+		rbs_io_update(se, now);
+	} else if (flags & ENQUEUE_WAKEUP) {
 		rbs_ss_unblock(&se->ss, now);
-	se->throttled = rbs_ss_capacity(&se->ss, now) <= 0;
+	}
+	se->throttled = rbs_capacity(se, now) <= 0;
 	se->seq = rrq->seq++;
 	se->on_rq = 1;
 	se->bg = !!(p->ms.flags & MS_FLAG_RBS_BACKGROUND);
@@ -904,8 +1013,11 @@ static bool dequeue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 		return true;
 	update_curr_rbs(rq);
 	rbs_erase(rrq, se);
+	/* algorithm 7: an I/O server that blocks is eligible again at e */
+	if ((flags & DEQUEUE_SLEEP) && se->io_server)
+		rbs_pibs_charge(&se->io, 0, true);
 	/* algorithm 12: it blocks with capacity; what it used comes back at T */
-	if ((flags & DEQUEUE_SLEEP) && !se->throttled && se->ss.usage) {
+	else if ((flags & DEQUEUE_SLEEP) && !se->throttled && se->ss.usage) {
 		se->nr_split++;
 		if (rbs_ss_split(&se->ss, rq_clock(rq)))
 			se->nr_full++;
@@ -952,7 +1064,7 @@ static void put_prev_task_rbs(struct rq *rq, struct task_struct *p,
 	rbs_bg_stop(rq, se);
 	ms_update_util(rq, true);
 	hrtimer_try_to_cancel(&rbs_rq_of(rq)->budget_timer);
-	if (se->on_rq && !se->throttled && se->ss.usage) {
+	if (se->on_rq && !se->throttled && !se->io_server && se->ss.usage) {
 		se->nr_split++;
 		if (rbs_ss_split(&se->ss, rq_clock(rq)))
 			se->nr_full++;
@@ -965,9 +1077,9 @@ static void set_next_task_rbs(struct rq *rq, struct task_struct *p, bool first)
 
 	p->se.exec_start = rq_clock_task(rq);
 	ms_update_util(rq, false);
-	if (se->on_rq && !se->throttled)
+	if (se->on_rq && !se->throttled && !se->io_server)
 		rbs_ss_start(&se->ss, rq_clock(rq));
-	else if (se->on_rq && !rbs_bg_start(rq, se))
+	else if (se->on_rq && se->throttled && !rbs_bg_start(rq, se))
 		resched_curr(rq);
 	rbs_arm_budget(rq, se);
 }
@@ -990,7 +1102,42 @@ static void task_tick_rbs(struct rq *rq, struct task_struct *p, int queued)
 
 static void wakeup_preempt_rbs(struct rq *rq, struct task_struct *p, int flags)
 {
+	/* an I/O server woken while still queued takes the request here */
+	rbs_io_request(rbs_rq_of(rq), rbs_se(p), p, rq_clock(rq));
 	rbs_check_preempt(rq, rbs_se(p));
+}
+
+/**
+ * rbs_io_waking - a thread wakes an RBS I/O server
+ * @p:		the I/O server's thread
+ *
+ * From try_to_wake_up(), in the waker's context, under @p's pi_lock,
+ * once for every wakeup of a sleeping @p. A waker in an RBS reservation
+ * asks for work at its period, or at the one it inherited if it is an
+ * I/O server itself; the server takes the shortest period asked for
+ * since it last looked (rbs_io_request()). A wakeup from an interrupt
+ * (a threaded handler's), or by a thread outside RBS, asks at the
+ * server's own period: an interrupt does not tell whom it serves.
+ */
+void rbs_io_waking(struct task_struct *p)
+{
+	struct task_struct *w = current;
+	u32 T = 0, old;
+
+	lockdep_assert_held(&p->pi_lock);
+	if (p->policy != SCHED_RBS)
+		return;
+	if (in_task() && w != p && w->policy == SCHED_RBS &&
+	    w->ms.run.state_policy == SCHED_RBS && rbs_se(w)->started)
+		T = READ_ONCE(rbs_se(w)->io_server) ?
+		    READ_ONCE(rbs_se(w)->io.T) : READ_ONCE(w->ms.period);
+	if (!T)
+		T = p->ms.period;
+	old = READ_ONCE(p->ms.run.io_request);
+	do {
+		if (old && old <= T)
+			return;
+	} while (!try_cmpxchg(&p->ms.run.io_request, &old, T));
 }
 
 /* A reservation is not given up by yielding: the task keeps its chunks. */
@@ -1045,7 +1192,7 @@ static int balance_rbs(struct rq *rq, struct task_struct *prev,
 
 	return sched_stop_runnable(rq) || sched_dl_runnable(rq) ||
 	       rbs_first(&rrq->ready) ||
-	       (se && rbs_ss_capacity(&se->ss, rq_clock(rq)) > 0);
+	       (se && rbs_capacity(se, rq_clock(rq)) > 0);
 }
 #endif
 
@@ -1112,9 +1259,16 @@ static int rbs_validate(const struct sched_attr *attr)
 	return 0;
 }
 
+/*
+ * What a reservation counts for on its CPU: its proportion C/T; an I/O
+ * server's U counts as (2 - U) U (Quest, inequality 1), towards the
+ * rate-monotonic bound and towards the limit of all reservations alike.
+ */
 static u64 rbs_bandwidth(const struct sched_attr *attr)
 {
-	return to_ratio(attr->sched_period, attr->sched_runtime);
+	u64 u = to_ratio(attr->sched_period, attr->sched_runtime);
+
+	return attr->sched_ms_flags & MS_FLAG_RBS_IO ? rbs_io_load(u) : u;
 }
 
 /* Every RBS task holds a reservation: CAP_SYS_NICE, as SCHED_DEADLINE. */
@@ -1143,6 +1297,12 @@ static void rbs_proc_show(struct task_struct *p, struct seq_file *m)
 	ms_proc_u64(m, "ms.rbs.nr_full", READ_ONCE(se->nr_full));
 	ms_proc_u64(m, "ms.rbs.nr_change", READ_ONCE(se->nr_change));
 	ms_proc_u64(m, "ms.rbs.background_ns", READ_ONCE(se->bg_time));
+	if (READ_ONCE(se->io_server)) {
+		ms_proc_u64(m, "ms.rbs.io_period_ns", READ_ONCE(se->io.T));
+		ms_proc_u64(m, "ms.rbs.io_budget_ns", READ_ONCE(se->io.b));
+		ms_proc_u64(m, "ms.rbs.io_eligible", READ_ONCE(se->io.e));
+		ms_proc_u64(m, "ms.rbs.nr_request", READ_ONCE(se->nr_request));
+	}
 	ms_proc_u64(m, "ms.rbs.reserved_ppm",
 		    DIV_ROUND_UP_ULL(READ_ONCE(p->ms.run.resv_bw) * 1000000ULL,
 				     BW_UNIT));
@@ -1161,7 +1321,7 @@ const struct ms_class ms_rbs_class = {
 	.class		= &rbs_sched_class,
 	.ready		= true,
 	.general	= false,
-	.flags		= MS_FLAG_RBS_BACKGROUND,
+	.flags		= MS_FLAG_RBS_IO | MS_FLAG_RBS_BACKGROUND,
 	.validate	= rbs_validate,
 	.asks_for_more	= rbs_asks_for_more,
 	.init_rq	= rbs_init_rq,

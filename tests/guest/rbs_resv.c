@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change:
- * SCHED_RBS reservations (issue 15). background and change are
+ * rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io:
+ * SCHED_RBS reservations (issue 15). background, change and io are
  * described at their functions.
  *
  * admit: the bounds (C >= 10 us, 100 us <= T <= 4 s, C <= T, no
- *   deadline, no I/O or feedback flag yet), EINVAL; a reservation needs CAP_SYS_NICE
+ *   deadline, no feedback flag yet), EINVAL; a reservation needs CAP_SYS_NICE
  *   (EPERM as uid 65534); admission on CPU is refused with EBUSY, and
  *   changes nothing, both past the sched_rt_runtime_us limit and past
  *   Liu and Layland's bound where the limit alone would admit it; a
@@ -171,9 +171,6 @@ static void test_admit(void)
 	      strerror(e));
 	e = rbs_attr(p, 1 * MS, 10 * MS, 5 * MS, 0);
 	CHECK(e == EINVAL, "a deadline is EINVAL (%s)", strerror(e));
-	e = rbs_attr(p, 1 * MS, 10 * MS, 0, MS_FLAG_RBS_IO);
-	CHECK(e == EINVAL, "MS_FLAG_RBS_IO, not yet there, is EINVAL (%s)",
-	      strerror(e));
 	e = rbs_attr(p, 0, 0, 0, MS_FLAG_RBS_FEEDBACK);
 	CHECK(e == EINVAL, "MS_FLAG_RBS_FEEDBACK, not yet there, is EINVAL (%s)",
 	      strerror(e));
@@ -1078,6 +1075,240 @@ out:
 	reap(hog);
 }
 
+/*
+ * The I/O server of test_io(): enter RBS as an I/O server of 100 ms
+ * every second (U = 10%) on CPU, say so on @out, then serve requests
+ * read from @in: for one that gives the time it was made, answer how
+ * long it waited for the server to run, and run 100 us; for one that
+ * gives 0, answer the period it runs at (ms.rbs.io_period_ns: reading
+ * /proc/thread-self/sched takes a few milliseconds under TCG).
+ */
+#define IO_WORK	(100 * US)
+#define IO_REQS	200
+
+static void __attribute__((noreturn)) io_server(int in, int out)
+{
+	long long T = 1, t0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pin(0, cpu) || rbs_attr(0, 100 * MS, 1000 * MS, 0, MS_FLAG_RBS_IO))
+		T = 0;
+	if (write(out, &T, sizeof(T)) != sizeof(T) || !T)
+		_exit(1);
+	while (read(in, &t0, sizeof(t0)) == sizeof(t0)) {
+		/* a request for work: when it was made; one for the period: 0 */
+		if (t0) {
+			T = now_ns() - t0;
+			spin_cpu_ns(IO_WORK);
+		} else {
+			T = proc_sched_ll("ms.rbs.io_period_ns");
+		}
+		if (write(out, &T, sizeof(T)) != sizeof(T))
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/*
+ * A client of the I/O server, in RBS with @C every @T if @C, else
+ * SCHED_NORMAL, on CPU: @n requests for work 5 to 10 ms apart (the
+ * server's eligibility moves on by what it ran over U: 10 times the 100
+ * us of work and the pipes' system calls), then one for the server's
+ * period, which costs the server milliseconds. It writes to @res the
+ * 90th percentile and the longest of the times from a request for work
+ * to the server's run, and the period the server ran at last.
+ */
+static void __attribute__((noreturn))
+io_client(int req, int ans, int res, long long C, long long T, int n)
+{
+	static long long lat[IO_REQS], at[IO_REQS];
+	long long out[4] = { -1, -1, -1, -1 }, per, t0 = 0;
+	unsigned int seed = 7;
+	int i;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pin(0, cpu) || (C && rbs_attr(0, C, T, 0, 0)))
+		goto done;
+	for (i = 0; i < n; i++) {
+		usleep(5000 + rand_r(&seed) % 5000);
+		t0 = now_ns();
+		at[i] = t0;
+		if (write(req, &t0, sizeof(t0)) != sizeof(t0) ||
+		    read(ans, &lat[i], sizeof(lat[i])) != sizeof(lat[i]))
+			goto done;
+	}
+	usleep(5000);
+	t0 = 0;
+	if (write(req, &t0, sizeof(t0)) != sizeof(t0) ||
+	    read(ans, &per, sizeof(per)) != sizeof(per))
+		goto done;
+	out[2] = out[3] = per;
+	if (verbose) {
+		int j;
+
+		for (j = 0; j < n; j++)
+			if (lat[j] > 3 * MS)
+				printf("# io: a request at %lld.%06lld waited %lld us\n",
+				       at[j] / 1000000000,
+				       at[j] % 1000000000 / 1000, lat[j] / US);
+		fflush(stdout);
+	}
+	qsort(lat, n, sizeof(lat[0]), cmp_ll);
+	out[0] = lat[n * 9 / 10];
+	out[1] = lat[n - 1];
+done:
+	if (write(res, out, sizeof(out)) != sizeof(out))
+		_exit(1);
+	_exit(0);
+}
+
+/* Run io_client() against the server's pipes; fill @out, or -1s. */
+static void io_run(int req, int ans, long long C, long long T, int n,
+		   long long out[4])
+{
+	int fd[2];
+	pid_t pid;
+
+	out[0] = out[1] = out[2] = out[3] = -1;
+	if (pipe(fd))
+		return;
+	pid = fork();
+	if (!pid) {
+		close(fd[0]);
+		io_client(req, ans, fd[1], C, T, n);
+	}
+	close(fd[1]);
+	if (read(fd[0], out, 4 * sizeof(out[0])) != 4 * sizeof(out[0]))
+		out[0] = -1;
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+}
+
+/*
+ * io: the priority-inheritance bandwidth-preserving servers of Quest
+ * (MS_FLAG_RBS_IO, algorithms 7-10).
+ *
+ * Admission (inequality 1): an I/O server of U = 20% counts as
+ * (2 - U) U = 36%; beside it a reservation that fits Liu and Layland's
+ * bound for three tasks (what else is admitted on CPU, as
+ * SCHED_DEADLINE's fair servers, counting as one) with U, 20%, but not
+ * with 36%, is EBUSY; one that fits with 36% is admitted.
+ *
+ * Bandwidth: an I/O server of 10% at its own period, 10 ms, that spins
+ * from its first request on runs its 10%: 8 to 12% (the slack of 200 us
+ * a period).
+ *
+ * Inheritance: a server of 10% at its own period of 1 s serves requests
+ * of 100 us of work written to a pipe. Asked by a thread of a
+ * reservation of 1.5 ms every 10 ms it runs at 10 ms, and so above an
+ * RBS hog of 6 ms every 40 ms on the same CPU: 90% of the requests wait
+ * at most 1.3 ms for the server to run (a wakeup and a switch: 0.5 ms
+ * at the 90th percentile under TCG in November 2026, and room for the
+ * host's stalls). At its own period, below the hog, a request that came
+ * while the hog had budget, 15% of the time, would wait for the rest of
+ * it, up to 6 ms. Asked by a thread of an 80 ms reservation, it runs at
+ * 80 ms; by a SCHED_NORMAL thread, at its own period, 1 s.
+ */
+static void test_io(void)
+{
+	long long base, ppm, m, c0, res[4];
+	int req[2], ans[2], e;
+	pid_t p, q, s, hog;
+	double a;
+
+	p = sleeper();
+	q = sleeper();
+	base = ms_used_ppm(cpu);
+	e = rbs_attr(p, 20 * MS, 100 * MS, 0, MS_FLAG_RBS_IO);
+	ppm = pid_sched_ll(p, "ms.rbs.reserved_ppm");
+	printf("# io: cpu%d had %lld ppm admitted; an I/O server of 20%% holds %lld ppm\n",
+	       cpu, base, ppm);
+	CHECK(!e && ppm >= 359000 && ppm <= 361000,
+	      "io: an I/O server of U = 20%% is admitted as (2 - U) U = 36%%: %lld ppm (%s)",
+	      ppm, strerror(e));
+	/* halfway between what U and what (2 - U) U leave under the bound */
+	m = ll_ppm[2] - base - 280000;
+	e = m > 0 ? rbs_attr(q, m * 100 * MS / 1000000, 100 * MS, 0, 0) : EDOM;
+	CHECK(e == EBUSY,
+	      "io: beside it, %lld ppm is past the bound for three (%lld + 360000 + %lld ppm > %lld) where U alone would fit: %s",
+	      m, base, m, ll_ppm[2], strerror(e));
+	m = ll_ppm[2] - base - 360000 - 20000;
+	e = m > 0 ? rbs_attr(q, m * 100 * MS / 1000000, 100 * MS, 0, 0) : EDOM;
+	CHECK(!e, "io: %lld ppm fits beside it (%s)", m, strerror(e));
+	reap(p);
+	reap(q);
+	ms_wait_released(cpu, base, 2000);
+
+	/* bandwidth: a new server is asked for work at its own period */
+	s = fork();
+	if (!s) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pin(0, cpu) || rbs_attr(0, 1 * MS, 10 * MS, 0, MS_FLAG_RBS_IO))
+			_exit(1);
+		for (;;)
+			;
+	}
+	usleep(200000);
+	a = share(s, 2000);
+	CHECK(a >= 8 && a <= 12,
+	      "io: an I/O server of 10%% that spins runs %.1f%% (8 to 12) of cpu%d, with %lld requests",
+	      a, cpu, pid_sched_ll(s, "ms.rbs.nr_request"));
+	reap(s);
+	ms_wait_released(cpu, base, 2000);
+
+	if (pipe(req) || pipe(ans))
+		return;
+	s = fork();
+	if (!s) {
+		close(req[1]);
+		close(ans[0]);
+		io_server(req[0], ans[1]);
+	}
+	close(req[0]);
+	close(ans[1]);
+	if (read(ans[0], res, sizeof(res[0])) != sizeof(res[0]) || res[0] != 1) {
+		CHECK(0, "io: the server enters RBS with MS_FLAG_RBS_IO");
+		goto out;
+	}
+	hog = start_resv(6 * MS, 40 * MS, 0);
+	CHECK(hog > 0, "io: an RBS hog of 6 ms every 40 ms enters beside it");
+	c0 = cpu_ns(s);
+	io_run(req[1], ans[0], 1500 * US, 10 * MS, IO_REQS, res);
+	printf("# io: the server ran %lld us a request\n",
+	       (long long)(cpu_ns(s) - c0) / IO_REQS / US);
+	if (verbose) {
+		char cmd[64];
+
+		snprintf(cmd, sizeof(cmd), "grep ms.rbs /proc/%d/sched", s);
+		if (system(cmd))
+			printf("# no /proc/%d/sched\n", s);
+	}
+	a = share(hog, 500);
+	printf("# io: a 10 ms reservation's requests: 90%% served within %lld us, all within %lld us; the server ran at %lld ns; the hog %.1f%% after\n",
+	       res[0] / US, res[1] / US, res[2], a);
+	CHECK(res[2] == 10 * MS,
+	      "io: asked by a thread of a 10 ms reservation, the server runs at its period: %lld ns",
+	      res[2]);
+	CHECK(res[0] >= 0 && res[0] <= 1300 * US && a >= 12,
+	      "io: above the hog of 40 ms (%.1f%% of cpu%d), 90%% of the requests wait at most 1.3 ms for the server: %lld us",
+	      a, cpu, res[0] / US);
+	io_run(req[1], ans[0], 12 * MS, 80 * MS, IO_REQS / 4, res);
+	printf("# io: an 80 ms reservation's requests: 90%% served within %lld us, all within %lld us; the server ran at %lld ns\n",
+	       res[0] / US, res[1] / US, res[2]);
+	CHECK(res[2] == 80 * MS,
+	      "io: asked by a thread of an 80 ms reservation, it runs at 80 ms: %lld ns",
+	      res[2]);
+	io_run(req[1], ans[0], 0, 0, 20, res);
+	CHECK(res[2] == 1000 * MS,
+	      "io: asked by a SCHED_NORMAL thread, it runs at its own period: %lld ns",
+	      res[2]);
+	reap(hog);
+out:
+	close(req[1]);
+	close(ans[0]);
+	reap(s);
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -1093,7 +1324,7 @@ int main(int argc, char **argv)
 	snprintf(cpu_online, sizeof(cpu_online),
 		 "/sys/devices/system/cpu/cpu%d/online", cpu);
 	if (optind >= argc) {
-		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change\n");
+		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io\n");
 		return 2;
 	}
 	if (!strcmp(argv[optind], "admit"))
@@ -1106,6 +1337,8 @@ int main(int argc, char **argv)
 		test_background();
 	else if (!strcmp(argv[optind], "change"))
 		test_change();
+	else if (!strcmp(argv[optind], "io"))
+		test_io();
 	else
 		return 2;
 	return fails ? 1 : 0;

@@ -130,11 +130,32 @@ struct rbs_ss {
 };
 
 /*
+ * struct rbs_pibs - an I/O reservation, a priority-inheritance
+ * bandwidth-preserving server (Quest, algorithms 7-10; kernel/sched/rbs.c):
+ * a utilisation U and the period T of the Main reservation it works
+ * for, so a budget of Cmax = U T. What it runs, u, moves its eligibility
+ * time e on by u / U, and it holds one replenishment, of Cmax at e.
+ */
+struct rbs_pibs {
+	u64	U;		/* utilisation, in BW_UNIT parts */
+	u64	T;		/* the period it inherited */
+	u64	b;		/* budget left */
+	u64	usage;		/* run since e last moved */
+	u64	e;		/* eligibility time */
+	u64	r_t;		/* its replenishment: when, */
+	u64	r_b;		/* and how much */
+	bool	r_valid;
+	bool	budgeted;	/* replenished since it last blocked */
+};
+
+/*
  * struct sched_rbs_entity - a task's RBS reservation
  *
  * Protected by the task's rq lock. Times are absolute rq clock readings,
  * so migration needs no rebasing. /proc/<pid>/sched reads it without
- * locks. @ss.q points into @q, this entity's own queue.
+ * locks. @ss.q points into @q, this entity's own queue. An I/O server
+ * (@io_server) keeps its parameters in @ss.C (its budget at its own
+ * period) and @ss.T (that period), and its server in @io.
  */
 struct sched_rbs_entity {
 	struct rb_node	node;		/* in its CPU's ready or throttled tree */
@@ -151,6 +172,9 @@ struct sched_rbs_entity {
 	u8		started;	/* @ss holds its server */
 	u8		bg;		/* counted in its CPU's nr_bg (MS_FLAG_RBS_BACKGROUND) */
 	u8		bg_running;	/* the current task, throttled, in the background */
+	u8		io_server;	/* @io is its server (MS_FLAG_RBS_IO), not @ss */
+	struct rbs_pibs	io;
+	u64		nr_request;	/* I/O server: wakeups, each a request */
 	struct rbs_repl	q[RBS_REPL_MAX];
 };
 #endif
@@ -214,6 +238,13 @@ struct sched_ms_entity {
 		u8			resv_rm;
 		s32			resv_cpu;
 		u64			resv_bw;
+		/*
+		 * RBS I/O server: the shortest period of the reservations
+		 * whose threads woke it since it last took their requests,
+		 * 0 for none; set by the wakers under the pi_lock, taken
+		 * with xchg() under the rq lock (rbs_io_waking()).
+		 */
+		u32			io_request;
 		union sched_ms_state	state;
 		/*
 		 * BEBS: the task work that sends SIGXCPU at an overrun and
