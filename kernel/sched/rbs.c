@@ -772,6 +772,7 @@ static void rbs_io_request(struct rbs_rq *rrq, struct sched_rbs_entity *se,
 	rbs_pibs_request(&se->io, T, now, se->on_rq,
 			 task_current(rrq->rq, p));
 	se->nr_request++;
+	trace_rbs_io_request(p, now, T, se->io.T, se->io.e, se->io.b);
 	if (se->on_rq) {
 		rbs_insert(rrq, se);
 		if (se->throttled && rbs_first(&rrq->throttled) == se)

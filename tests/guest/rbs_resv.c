@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io:
- * SCHED_RBS reservations (issue 15). background, change and io are
+ * rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi:
+ * SCHED_RBS reservations (issue 15). background, change, io and pi are
  * described at their functions.
  *
  * admit: the bounds (C >= 10 us, 100 us <= T <= 4 s, C <= T, no
@@ -53,7 +53,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "ms_test.h"
@@ -1309,6 +1311,164 @@ out:
 	reap(s);
 }
 
+/*
+ * pi: priority inheritance (issue 15, experiment 8). The shared state of
+ * the holder, the waiter and the test: a process-shared PI mutex
+ * (PTHREAD_PRIO_INHERIT, a PI futex) and the holder's progress.
+ */
+#define PI_HOLD		(300 * MS)	/* what the holder runs holding it */
+
+struct pi_shared {
+	pthread_mutex_t	m;
+	volatile int	step;		/* 1: take it, 2: held, 3: let go */
+	volatile long long wait;	/* the waiter's wait for it, ns */
+};
+
+/*
+ * The holder: a reservation of 2 ms every 10 ms on CPU that spins; told
+ * to (step 1), it takes the mutex and runs PI_HOLD of CPU time holding
+ * it.
+ */
+static void __attribute__((noreturn)) pi_holder(struct pi_shared *sh, int fd)
+{
+	char ok = '1';
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pin(0, cpu) || rbs_attr(0, 2 * MS, 10 * MS, 0, 0))
+		ok = '0';
+	if (write(fd, &ok, 1) != 1 || ok != '1')
+		_exit(1);
+	close(fd);
+	for (;;) {
+		if (sh->step != 1)
+			continue;
+		if (pthread_mutex_lock(&sh->m))
+			_exit(1);
+		sh->step = 2;
+		spin_cpu_ns(PI_HOLD);
+		pthread_mutex_unlock(&sh->m);
+		sh->step = 3;
+	}
+}
+
+/* The waiter: SCHED_FIFO 50 on CPU, waits for the mutex once. */
+static void __attribute__((noreturn)) pi_waiter(struct pi_shared *sh)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	long long t0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pin(0, cpu) || sched_setscheduler(0, SCHED_FIFO, &sp))
+		_exit(1);
+	t0 = now_ns();
+	if (pthread_mutex_lock(&sh->m))
+		_exit(1);
+	sh->wait = now_ns() - t0;
+	pthread_mutex_unlock(&sh->m);
+	_exit(0);
+}
+
+/*
+ * pi: a reservation's thread that holds a PI mutex wanted by a
+ * SCHED_FIFO thread is boosted, and comes back into its reservation with
+ * its budget state intact.
+ *
+ * On CPU, a holder with 2 ms every 10 ms (20%) spins beside a SCHED_FIFO
+ * hog of priority 20 that wants 80% of the CPU: it gets its 20% (18 to
+ * 22: the slack of 200 us a period). It takes the mutex and runs 300 ms
+ * of CPU time holding it; a SCHED_FIFO thread of priority 50 then waits
+ * for it. Boosted to priority 50 (prio 49 in /proc), the holder runs in
+ * the real-time class above the hog: its section ends, and the waiter
+ * has the mutex, within 750 ms. Unboosted, at 20%, the 300 ms would take
+ * 1.5 s; 750 ms is half of that. Deboosted, the holder is an RBS thread
+ * again with prio 120, the same C, T and admitted bandwidth, and gets
+ * its 20% (18 to 22) in the second after: the boosted run was not charged
+ * to its server (which would owe 300 ms, and run nothing for 1.5 s).
+ */
+static void test_pi(void)
+{
+	pthread_mutexattr_t ma;
+	struct pi_shared *sh;
+	long long prio, ppm = -1, base = ms_used_ppm(cpu);
+	pid_t h = -1, w = -1, hog;
+	char ok = '0';
+	int fd[2], i;
+	double a;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED || pipe(fd)) {
+		CHECK(0, "pi: shared memory and a pipe");
+		return;
+	}
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&sh->m, &ma);
+	sh->step = 0;
+	sh->wait = -1;
+
+	hog = start_hog(SCHED_FIFO, 20, 80);
+	h = fork();
+	if (!h) {
+		close(fd[0]);
+		pi_holder(sh, fd[1]);
+	}
+	close(fd[1]);
+	if (read(fd[0], &ok, 1) != 1 || ok != '1') {
+		CHECK(0, "pi: the holder enters RBS with 2 ms every 10 ms on cpu%d",
+		      cpu);
+		goto out;
+	}
+	ppm = pid_sched_ll(h, "ms.rbs.reserved_ppm");
+	usleep(200000);
+	a = share(h, 1000);
+	CHECK(a >= 18 && a <= 22,
+	      "pi: a reservation of 20%% beside a SCHED_FIFO hog of 80%% runs %.1f%% (18 to 22)",
+	      a);
+
+	sh->step = 1;
+	for (i = 0; i < 2000 && sh->step != 2; i++)
+		usleep(1000);
+	w = fork();
+	if (!w)
+		pi_waiter(sh);
+	usleep(50000);
+	prio = pid_sched_ll(h, "prio");
+	CHECK(prio == 49,
+	      "pi: holding the mutex a SCHED_FIFO 50 thread waits for, the holder is boosted to prio 49: %lld",
+	      prio);
+	waitpid(w, NULL, 0);
+	w = -1;
+	for (i = 0; i < 2000 && sh->step != 3; i++)
+		usleep(1000);
+	printf("# pi: the waiter waited %lld ms for the holder's 300 ms of CPU time\n",
+	       sh->wait / MS);
+	CHECK(sh->wait >= PI_HOLD / 2 && sh->wait <= 750 * MS,
+	      "pi: boosted, the holder ends its section and the waiter has the mutex within 750 ms (half of the 1.5 s of its 20%%): %lld ms",
+	      sh->wait / MS);
+
+	usleep(20000);
+	prio = pid_sched_ll(h, "prio");
+	CHECK(prio == 120 && pid_sched_ll(h, "policy") == SCHED_RBS &&
+	      pid_sched_ll(h, "ms.rbs.budget_ns") == 2 * MS &&
+	      pid_sched_ll(h, "ms.rbs.period_ns") == 10 * MS &&
+	      pid_sched_ll(h, "ms.rbs.reserved_ppm") == ppm,
+	      "pi: deboosted, the holder is back in RBS (prio %lld) with 2 ms every 10 ms and %lld ppm admitted",
+	      prio, ppm);
+	a = share(h, 1000);
+	CHECK(a >= 18 && a <= 22,
+	      "pi: back in its reservation it runs %.1f%% (18 to 22): the boosted run was not charged to it",
+	      a);
+out:
+	close(fd[0]);
+	reap(w);
+	reap(h);
+	reap(hog);
+	ms_wait_released(cpu, base, 2000);
+	munmap(sh, sizeof(*sh));
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -1324,7 +1484,7 @@ int main(int argc, char **argv)
 	snprintf(cpu_online, sizeof(cpu_online),
 		 "/sys/devices/system/cpu/cpu%d/online", cpu);
 	if (optind >= argc) {
-		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io\n");
+		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi\n");
 		return 2;
 	}
 	if (!strcmp(argv[optind], "admit"))
@@ -1339,6 +1499,8 @@ int main(int argc, char **argv)
 		test_change();
 	else if (!strcmp(argv[optind], "io"))
 		test_io();
+	else if (!strcmp(argv[optind], "pi"))
+		test_pi();
 	else
 		return 2;
 	return fails ? 1 : 0;

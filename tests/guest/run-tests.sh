@@ -1133,6 +1133,14 @@ if grep -qw rbs /proc/sys/kernel/sched_ms_classes; then
 	# reservation, on cpu1, from CPU time (no trace)
 	$T/rbs_resv background || fails=$((fails + 1))
 	$T/rbs_resv change || fails=$((fails + 1))
+	# I/O servers (MS_FLAG_RBS_IO): admission as (2 - U) U, bandwidth,
+	# the period of the thread that wakes it; priority inheritance
+	$T/rbs_resv io || fails=$((fails + 1))
+	$T/rbs_resv pi || fails=$((fails + 1))
+	check "rbs: schedctl --io-server runs a command as an I/O server of 10% at 10 ms and shows it, admitted as (2 - U) U = 19%" \
+		sh -c 'schedctl -c rbs --io-server --budget 10% -P 10ms -- sh -c "schedctl -p \$\$" > /tmp/rbs.io &&
+		       grep -Eq "ms.rbs.io_period_ns +: +10000000$" /tmp/rbs.io &&
+		       grep -Eq "ms.rbs.reserved_ppm +: +(189999|190000)$" /tmp/rbs.io'
 	check "rbs: schedctl runs a command in a reservation of 1 ms every 10 ms and shows it (10%, its budget and period)" \
 		sh -c 'schedctl -c rbs --budget 1ms -P 10ms -- sh -c "schedctl -p \$\$" > /tmp/rbs.show &&
 		       grep -q "SCHED_RBS" /tmp/rbs.show &&

@@ -231,7 +231,8 @@ static void print_help(void)
 	      "      --reserved        bvt: reserved-effort level (CAP_SYS_NICE)\n"
 	      "      --periodic        bebs: periodic real-time task, admitted\n"
 	      "      --overrun         bebs: SIGXCPU when a periodic job overruns\n"
-	      "      --io-server       rbs: priority-inheritance I/O server (not yet)\n"
+	      "      --io-server       rbs: priority-inheritance I/O server, at the\n"
+	      "                        period of the reservation that wakes it\n"
 	      "      --feedback        rbs: rbs_ctl sets proportion and period (not yet)\n"
 	      "      --background      rbs: run out of budget while the CPU is idle\n"
 	      "      --flags LIST      the class flags are exactly LIST, names of the\n"
@@ -1341,7 +1342,7 @@ static void explain_einval(const struct policy *pol)
 		    fmt_time(a, sizeof(a), MS_RUNTIME_MIN),
 		    fmt_time(b, sizeof(b), MS_PERIOD_MIN),
 		    fmt_time(c, sizeof(c), MS_PERIOD_MAX),
-		    "no deadline; no flag but background (io-server and feedback are not in this kernel yet)");
+		    "no deadline; no flag but io-server and background (feedback is not in this kernel yet)");
 		break;
 	}
 }

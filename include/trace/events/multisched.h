@@ -333,6 +333,32 @@ TRACE_EVENT(rbs_background,
 			   __entry->on = on),
 	    TP_printk("pid=%d on=%d", __entry->pid, __entry->on)
 );
+/*
+ * rbs_io_request - an RBS I/O server (MS_FLAG_RBS_IO) was asked for work
+ * at @asked (ns, the shortest period of the reservations whose threads
+ * woke it); it runs at @period from now on, with @budget ns left now and
+ * its eligibility time at @eligible
+ */
+TRACE_EVENT(rbs_io_request,
+	    TP_PROTO(struct task_struct *p, u64 now, u64 asked, u64 period,
+		     u64 eligible, u64 budget),
+	    TP_ARGS(p, now, asked, period, eligible, budget),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u64, now)
+			     __field(u64, asked)
+			     __field(u64, period)
+			     __field(u64, eligible)
+			     __field(u64, budget)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->now = now;
+			   __entry->asked = asked;
+			   __entry->period = period;
+			   __entry->eligible = eligible;
+			   __entry->budget = budget),
+	    TP_printk("pid=%d now=%llu asked=%llu period=%llu eligible=%llu budget=%llu",
+		      __entry->pid, __entry->now, __entry->asked,
+		      __entry->period, __entry->eligible, __entry->budget)
+);
 #endif /* CONFIG_SCHED_RBS */
 
 #endif /* _TRACE_MULTISCHED_H */
