@@ -302,7 +302,8 @@ void rbs_io_waking(struct task_struct *p);
  */
 static inline void ms_task_waking(struct task_struct *p)
 {
-	if (unlikely(p->ms.flags & MS_FLAG_RBS_IO))
+	/* p->policy shares a cache line with what the wakeup reads anyway */
+	if (unlikely(p->policy == SCHED_RBS) && (p->ms.flags & MS_FLAG_RBS_IO))
 		rbs_io_waking(p);
 }
 #else

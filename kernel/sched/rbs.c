@@ -50,10 +50,13 @@
  * priority, below every class; a task of any class queued there takes
  * the CPU back (ms_wakeup_below()).
  *
+ * An I/O server (MS_FLAG_RBS_IO) is Quest's priority-inheritance
+ * bandwidth-preserving server (algorithms 7-10): a utilisation U, and
+ * the period of the reservation whose thread woke it (rbs_io_waking()).
+ *
  * Status: every RBS thread has a reservation of its own. Reservations
- * shared by several threads, the I/O servers (MS_FLAG_RBS_IO) and the
- * controller (MS_FLAG_RBS_FEEDBACK) are yet to land; their flags are
- * refused with EINVAL.
+ * shared by several threads and the controller (MS_FLAG_RBS_FEEDBACK)
+ * are yet to land; the controller's flag is refused with EINVAL.
  *
  * Locking: a CPU's struct rbs_rq and the entities queued on it are
  * protected by its rq lock, which the timers take.
@@ -340,12 +343,15 @@ static inline void rbs_ss_change(struct rbs_ss *ss, u64 budget, u64 period,
 }
 
 /*
- * Cmax = U T, at least 1 ns: a server whose budget rounds to 0 would be
- * replenished with nothing, and never run again.
+ * Cmax = U T, at least the least budget of any reservation: a server of
+ * small U that inherits a short period would otherwise get a budget of a
+ * few ns, overrun it by the timer's latency at every run and push its
+ * eligibility out by that over U. Its bandwidth stays U: e moves on by
+ * what it runs over U, whatever its budget.
  */
 static inline u64 rbs_pibs_cmax(const struct rbs_pibs *io)
 {
-	return max_t(u64, (io->T * io->U) >> BW_SHIFT, 1);
+	return max_t(u64, (io->T * io->U) >> BW_SHIFT, MS_RUNTIME_MIN);
 }
 
 /* U is in BW_UNIT parts, never 0: the eligibility time divides by it. */
@@ -753,13 +759,17 @@ static inline void rbs_charge(struct sched_rbs_entity *se, u64 delta, u64 now)
 /*
  * Algorithm 10: the I/O server @p was woken since it last looked, by
  * threads asking for work at the shortest period they had
- * (rbs_io_waking()). One that is queued (woken before it slept, or the
- * running task) is active: it takes only a shorter period. Its key
- * changes, so it leaves its tree meanwhile.
+ * (rbs_io_waking()). One that is @active (queued: woken before it
+ * slept, or running, or queued again without a wakeup, as at a deboost
+ * or a migration) takes only a shorter period. Its key changes, so it
+ * leaves its tree meanwhile; a running one whose budget shrank has its
+ * budget timer armed again.
  */
 static void rbs_io_request(struct rbs_rq *rrq, struct sched_rbs_entity *se,
-			   struct task_struct *p, u64 now)
+			   struct task_struct *p, u64 now, bool active)
 {
+	bool curr = task_current(rrq->rq, p);
+	u64 b = se->io.b;
 	u32 T;
 
 	if (!se->io_server || !READ_ONCE(p->ms.run.io_request))
@@ -769,14 +779,15 @@ static void rbs_io_request(struct rbs_rq *rrq, struct sched_rbs_entity *se,
 		return;
 	if (se->on_rq)
 		rbs_erase(rrq, se);
-	rbs_pibs_request(&se->io, T, now, se->on_rq,
-			 task_current(rrq->rq, p));
+	rbs_pibs_request(&se->io, T, now, active, curr);
 	se->nr_request++;
 	trace_rbs_io_request(p, now, T, se->io.T, se->io.e, se->io.b);
 	if (se->on_rq) {
 		rbs_insert(rrq, se);
 		if (se->throttled && rbs_first(&rrq->throttled) == se)
 			rbs_arm_repl(rrq);
+		if (curr && se->io.b < b)
+			rbs_arm_budget(rrq->rq, se);
 	}
 }
 
@@ -792,7 +803,7 @@ static void update_curr_rbs(struct rq *rq)
 		return;
 	now = rq_clock(rq);
 	/* a request that came while it ran (it was woken before it slept) */
-	rbs_io_request(rrq, se, curr, now);
+	rbs_io_request(rrq, se, curr, now, true);
 	delta = update_curr_common(rq);
 	if (delta <= 0)
 		return;
@@ -912,20 +923,52 @@ static enum hrtimer_restart rbs_repl_timer(struct hrtimer *timer)
 }
 
 /*
+ * When a server that turns into the other kind (MS_FLAG_RBS_IO set or
+ * cleared) may first run: not before its old server would have had
+ * budget again, so that a change of kind, like a change of C or T
+ * (rbs_ss_change()), gives no budget back. An I/O server is eligible
+ * again when what it ran since e has moved e on; a sporadic server has
+ * all of its budget back at its last chunk's time, or a period after
+ * the head's if it ran some of it, or when its debt is paid.
+ */
+static u64 rbs_kind_change_time(const struct sched_rbs_entity *se, u64 now)
+{
+	const struct rbs_pibs *io = &se->io;
+	const struct rbs_ss *ss = &se->ss;
+	u64 t = now;
+
+	if (se->io_server) {
+		t = max(t, io->e + DIV64_U64_ROUND_UP(io->usage << BW_SHIFT,
+						      io->U));
+		return io->r_valid ? max(t, io->r_t) : t;
+	}
+	if (ss->len)
+		t = max(t, ss->q[ss->len - 1].t);
+	if (ss->usage)
+		t = max(t, ss->q[0].t + ss->T);
+	return ss->debt ? max(t, ss->debt_t) : t;
+}
+
+/*
  * A new server: all of C is usable now (algorithm 6). A new I/O server
  * has no budget until it is asked for work; it is asked now, at its own
- * period. A thread that turns from one kind into the other starts anew.
+ * period. A thread that turns from one kind into the other gets a new
+ * server of the new kind, usable from rbs_kind_change_time(); a request
+ * left from before is dropped.
  */
 static void rbs_start(struct sched_rbs_entity *se, struct task_struct *p,
 		      u64 now)
 {
+	u64 from = se->started ? rbs_kind_change_time(se, now) : now;
+
+	xchg(&p->ms.run.io_request, 0);
 	rbs_ss_init(&se->ss, p->ms.runtime, p->ms.period, se->q,
-		    READ_ONCE(sysctl_sched_rbs_repl_max), now);
+		    READ_ONCE(sysctl_sched_rbs_repl_max), from);
 	se->io_server = !!(p->ms.flags & MS_FLAG_RBS_IO);
 	if (se->io_server) {
 		se->ss.len = 0;
 		rbs_pibs_init(&se->io, to_ratio(p->ms.period, p->ms.runtime),
-			      p->ms.period, now);
+			      p->ms.period, from);
 		rbs_pibs_request(&se->io, p->ms.period, now, false, false);
 		se->nr_request++;
 	}
@@ -974,7 +1017,7 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 		/* every wakeup is a request: at its own period if no reservation's */
 		if ((flags & ENQUEUE_WAKEUP) && !READ_ONCE(p->ms.run.io_request))
 			WRITE_ONCE(p->ms.run.io_request, p->ms.period);
-		rbs_io_request(rrq, se, p, now);
+		rbs_io_request(rrq, se, p, now, !(flags & ENQUEUE_WAKEUP));
 		rbs_io_update(se, now);
 	} else if (flags & ENQUEUE_WAKEUP) {
 		rbs_ss_unblock(&se->ss, now);
@@ -1104,7 +1147,7 @@ static void task_tick_rbs(struct rq *rq, struct task_struct *p, int queued)
 static void wakeup_preempt_rbs(struct rq *rq, struct task_struct *p, int flags)
 {
 	/* an I/O server woken while still queued takes the request here */
-	rbs_io_request(rbs_rq_of(rq), rbs_se(p), p, rq_clock(rq));
+	rbs_io_request(rbs_rq_of(rq), rbs_se(p), p, rq_clock(rq), true);
 	rbs_check_preempt(rq, rbs_se(p));
 }
 
@@ -1123,17 +1166,19 @@ static void wakeup_preempt_rbs(struct rq *rq, struct task_struct *p, int flags)
 void rbs_io_waking(struct task_struct *p)
 {
 	struct task_struct *w = current;
-	u32 T = 0, old;
+	u64 period = 0;
+	u32 T, old;
 
 	lockdep_assert_held(&p->pi_lock);
 	if (p->policy != SCHED_RBS)
 		return;
 	if (in_task() && w != p && w->policy == SCHED_RBS &&
 	    w->ms.run.state_policy == SCHED_RBS && rbs_se(w)->started)
-		T = READ_ONCE(rbs_se(w)->io_server) ?
-		    READ_ONCE(rbs_se(w)->io.T) : READ_ONCE(w->ms.period);
-	if (!T)
-		T = p->ms.period;
+		period = READ_ONCE(rbs_se(w)->io_server) ?
+			 READ_ONCE(rbs_se(w)->io.T) : READ_ONCE(w->ms.period);
+	/* @w's state may change under us (it is not locked): keep it sane */
+	T = period ? clamp_t(u64, period, MS_PERIOD_MIN, MS_PERIOD_MAX) :
+		     p->ms.period;
 	old = READ_ONCE(p->ms.run.io_request);
 	do {
 		if (old && old <= T)
@@ -1246,9 +1291,9 @@ static void rbs_init_rq(struct rq *rq, int cpu)
 
 /*
  * A reservation gives a budget and a period within the limits every
- * reservation has. No warp and no separate deadline; the flags of the
- * I/O servers and of the controller are refused (ms_rbs_class.flags)
- * until they land; background mode is taken.
+ * reservation has. No warp and no separate deadline; the controller's
+ * flag is refused (ms_rbs_class.flags) until it lands; the I/O server's
+ * and background mode are taken.
  */
 static int rbs_validate(const struct sched_attr *attr)
 {

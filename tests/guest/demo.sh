@@ -527,6 +527,14 @@ for l in $rows; do
 done
 echo
 
+# SCHED_RBS: a reservation's service in each period beside SCHED_DEADLINE
+# with the same budget, and an I/O server's requests, measured and
+# printed by rbs_resv (one run each; nothing in them is a speed claim)
+if has rbs; then
+	progress "SCHED_RBS rows"
+	"$MS_TESTS/rbs_resv" -c $((ncpu - 1)) demo
+fi
+
 # goal WHAT VALUE LIMIT WHY: one line saying whether VALUE <= LIMIT
 goal() {
 	case $2 in
@@ -595,6 +603,16 @@ if has vtrr; then
 	echo " the load run in VTRR with shares from nice."
 else
 	echo " This kernel has no SCHED_VTRR: no VTRR rows."
+fi
+if has rbs; then
+	echo " SCHED_RBS: a thread spinning in a reservation of 1.5 ms every 30 ms"
+	echo " (Steere et al. 3.1) measures its own CPU time in each period; the"
+	echo " DEADLINE row is the same thread with runtime 1.5 ms, deadline and period"
+	echo " 30 ms. The I/O rows: a server of U = 10% (100 ms every second) answers"
+	echo " 100 us requests over a pipe from a reservation of 1.5 ms every 10 ms on"
+	echo " the same CPU as a CPU-bound reservation of 6 ms every 40 ms; p50, p90"
+	echo " and max are the times from a request to the server's run, period ms the"
+	echo " period it ran at, 40 ms % the CPU-bound reservation's share after."
 fi
 if has bebs; then
 	echo " SCHED_BEBS: every task of the benchmark a best-effort BEBS task (nice 0);"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi:
- * SCHED_RBS reservations (issue 15). background, change, io and pi are
- * described at their functions.
+ * rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi|demo:
+ * SCHED_RBS reservations (issue 15). background, change, io, pi and
+ * demo (the rows of make demo, which assert nothing) are described at
+ * their functions.
  *
  * admit: the bounds (C >= 10 us, 100 us <= T <= 4 s, C <= T, no
  *   deadline, no feedback flag yet), EINVAL; a reservation needs CAP_SYS_NICE
@@ -1078,8 +1079,9 @@ out:
 }
 
 /*
- * The I/O server of test_io(): enter RBS as an I/O server of 100 ms
- * every second (U = 10%) on CPU, say so on @out, then serve requests
+ * The I/O server of test_io(): enter RBS with 100 ms every second
+ * (U = 10%) and @flags (an I/O server with MS_FLAG_RBS_IO) on CPU, say
+ * so on @out, then serve requests
  * read from @in: for one that gives the time it was made, answer how
  * long it waited for the server to run, and run 100 us; for one that
  * gives 0, answer the period it runs at (ms.rbs.io_period_ns: reading
@@ -1088,12 +1090,13 @@ out:
 #define IO_WORK	(100 * US)
 #define IO_REQS	200
 
-static void __attribute__((noreturn)) io_server(int in, int out)
+static void __attribute__((noreturn)) io_server(int in, int out,
+						       unsigned int flags)
 {
 	long long T = 1, t0;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (pin(0, cpu) || rbs_attr(0, 100 * MS, 1000 * MS, 0, MS_FLAG_RBS_IO))
+	if (pin(0, cpu) || rbs_attr(0, 100 * MS, 1000 * MS, 0, flags))
 		T = 0;
 	if (write(out, &T, sizeof(T)) != sizeof(T) || !T)
 		_exit(1);
@@ -1103,7 +1106,9 @@ static void __attribute__((noreturn)) io_server(int in, int out)
 			T = now_ns() - t0;
 			spin_cpu_ns(IO_WORK);
 		} else {
-			T = proc_sched_ll("ms.rbs.io_period_ns");
+			T = flags & MS_FLAG_RBS_IO ?
+			    proc_sched_ll("ms.rbs.io_period_ns") :
+			    proc_sched_ll("ms.rbs.period_ns");
 		}
 		if (write(out, &T, sizeof(T)) != sizeof(T))
 			_exit(1);
@@ -1118,7 +1123,8 @@ static void __attribute__((noreturn)) io_server(int in, int out)
  * us of work and the pipes' system calls), then one for the server's
  * period, which costs the server milliseconds. It writes to @res the
  * 90th percentile and the longest of the times from a request for work
- * to the server's run, and the period the server ran at last.
+ * to the server's run, the period the server ran at last, and the
+ * median of those times.
  */
 static void __attribute__((noreturn))
 io_client(int req, int ans, int res, long long C, long long T, int n)
@@ -1144,7 +1150,7 @@ io_client(int req, int ans, int res, long long C, long long T, int n)
 	if (write(req, &t0, sizeof(t0)) != sizeof(t0) ||
 	    read(ans, &per, sizeof(per)) != sizeof(per))
 		goto done;
-	out[2] = out[3] = per;
+	out[2] = per;
 	if (verbose) {
 		int j;
 
@@ -1158,6 +1164,7 @@ io_client(int req, int ans, int res, long long C, long long T, int n)
 	qsort(lat, n, sizeof(lat[0]), cmp_ll);
 	out[0] = lat[n * 9 / 10];
 	out[1] = lat[n - 1];
+	out[3] = lat[n / 2];
 done:
 	if (write(res, out, sizeof(out)) != sizeof(out))
 		_exit(1);
@@ -1198,7 +1205,8 @@ static void io_run(int req, int ans, long long C, long long T, int n,
  *
  * Bandwidth: an I/O server of 10% at its own period, 10 ms, that spins
  * from its first request on runs its 10%: 8 to 12% (the slack of 200 us
- * a period).
+ * a period). A reservation turned into an I/O server and back every
+ * millisecond keeps its share (no budget back at a change of kind).
  *
  * Inheritance: a server of 10% at its own period of 1 s serves requests
  * of 100 us of work written to a pipe. Asked by a thread of a
@@ -1258,13 +1266,39 @@ static void test_io(void)
 	reap(s);
 	ms_wait_released(cpu, base, 2000);
 
+	/*
+	 * A change of kind gives no budget back: a spinner with 2 ms every
+	 * 10 ms turned into an I/O server and back every millisecond for
+	 * 2 s runs its 20%, within the slack of 200 us a period (2 points).
+	 * A new server at every change would give it C each time.
+	 */
+	s = start_resv(2 * MS, 10 * MS, 0);
+	if (s > 0) {
+		long long t = now_ns() + 2000 * MS, c1 = cpu_ns(s), t1 = now_ns();
+		int i, bad = 0;
+
+		for (i = 0; now_ns() < t; i++) {
+			bad += !!rbs_attr(s, 2 * MS, 10 * MS, 0,
+					  i % 2 ? 0 : MS_FLAG_RBS_IO);
+			usleep(1000);
+		}
+		a = 100.0 * (cpu_ns(s) - c1) / (now_ns() - t1);
+		CHECK(!bad && a <= 22,
+		      "io: turned into an I/O server and back %d times in 2 s, a reservation of 20%% runs %.1f%% (at most 22)",
+		      i, a);
+	} else {
+		CHECK(0, "io: a reservation of 2 ms every 10 ms on cpu%d", cpu);
+	}
+	reap(s);
+	ms_wait_released(cpu, base, 2000);
+
 	if (pipe(req) || pipe(ans))
 		return;
 	s = fork();
 	if (!s) {
 		close(req[1]);
 		close(ans[0]);
-		io_server(req[0], ans[1]);
+		io_server(req[0], ans[1], MS_FLAG_RBS_IO);
 	}
 	close(req[0]);
 	close(ans[1]);
@@ -1309,6 +1343,181 @@ out:
 	close(req[1]);
 	close(ans[0]);
 	reap(s);
+}
+
+/*
+ * The spinner of demo_service(): enter @policy (SCHED_RBS or
+ * SCHED_DEADLINE) with @C every @T on CPU, say so on @fd, then spin for
+ * @n periods, measuring its own service in each period from its start:
+ * this thread's CPU time read between reads of the clock, the run before
+ * a read that finds a period's end counted in that period (an error of
+ * one loop, microseconds). Writes min, median and max service, its
+ * share of the CPU over the whole run and the number of periods short of
+ * C by more than the slack to @fd.
+ */
+#define SVC_MAX	2000
+
+static void __attribute__((noreturn))
+period_spinner(int fd, int policy, long long C, long long T, int n)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = policy,
+		.sched_runtime = C,
+		.sched_deadline = T,
+		.sched_period = T,
+	};
+	static long long svc[SVC_MAX];
+	long long out[5] = { -1, -1, -1, -1, -1 }, t0, c0, end, last, start, t;
+	char ok = '1';
+	int k = 0, i;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (policy == SCHED_RBS)
+		a.sched_deadline = 0;
+	/* a SCHED_DEADLINE task's affinity must span its root domain */
+	if (n > SVC_MAX || (policy == SCHED_RBS && pin(0, cpu)) ||
+	    syscall(SYS_sched_setattr, 0, &a, 0))
+		ok = '0';
+	if (write(fd, &ok, 1) != 1 || ok != '1')
+		_exit(1);
+	t0 = now_ns();
+	c0 = last = start = thread_cpu_ns();
+	end = t0 + T;
+	while (k < n) {
+		t = now_ns();
+		while (t >= end && k < n) {
+			svc[k++] = last - start;
+			start = last;
+			end += T;
+		}
+		last = thread_cpu_ns();
+	}
+	out[3] = (last - c0) * 1000 / (now_ns() - t0);
+	for (i = 0, out[4] = 0; i < n; i++) {
+		out[4] += svc[i] < C - SLACK;
+		if (verbose && (svc[i] < C - SLACK || svc[i] > C + SLACK))
+			printf("# period %d of %lld ms: %lld us\n", i, T / MS,
+			       svc[i] / US);
+	}
+	fflush(stdout);
+	qsort(svc, n, sizeof(svc[0]), cmp_ll);
+	out[0] = svc[0];
+	out[1] = svc[n / 2];
+	out[2] = svc[n - 1];
+	if (write(fd, out, sizeof(out)) != sizeof(out))
+		_exit(1);
+	_exit(0);
+}
+
+/* One row of the service table: @policy with @C every @T for @secs s. */
+static void demo_service(const char *row, int policy, long long C,
+			 long long T, int secs)
+{
+	long long out[5] = { -1, -1, -1, -1, -1 };
+	int fd[2], n = secs * 1000 / (T / MS);
+	char ok = '0';
+	pid_t pid;
+
+	if (pipe(fd))
+		return;
+	pid = fork();
+	if (!pid) {
+		close(fd[0]);
+		period_spinner(fd[1], policy, C, T, n);
+	}
+	close(fd[1]);
+	if (read(fd[0], &ok, 1) != 1 || ok != '1' ||
+	    read(fd[0], out, sizeof(out)) != sizeof(out)) {
+		printf("%-26s not measured: it could not enter its class\n", row);
+	} else {
+		printf("%-26s %7d %8.3f %8.3f %8.3f %8.1f %6lld\n", row, n,
+		       out[0] / 1e6, out[1] / 1e6, out[2] / 1e6, out[3] / 10.0,
+		       out[4]);
+	}
+	close(fd[0]);
+	reap(pid);
+}
+
+/* One row of the I/O table: the server with @flags, @n requests. */
+static void demo_io(const char *row, unsigned int flags, int n)
+{
+	long long res[4] = { -1, -1, -1, -1 };
+	int req[2], ans[2];
+	pid_t s, hog;
+	double a;
+
+	if (pipe(req) || pipe(ans))
+		return;
+	s = fork();
+	if (!s) {
+		close(req[1]);
+		close(ans[0]);
+		io_server(req[0], ans[1], flags);
+	}
+	close(req[0]);
+	close(ans[1]);
+	hog = start_resv(6 * MS, 40 * MS, 0);
+	if (read(ans[0], res, sizeof(res[0])) != sizeof(res[0]) ||
+	    res[0] != 1 || hog < 0) {
+		printf("%-30s not measured: it could not enter RBS\n", row);
+		goto out;
+	}
+	io_run(req[1], ans[0], 1500 * US, 10 * MS, n, res);
+	a = share(hog, 1000);
+	printf("%-30s %8d %7lld %7lld %8lld %9lld %8.1f\n", row, n,
+	       res[3] / US, res[0] / US, res[1] / US, res[2] / MS, a);
+out:
+	close(req[1]);
+	close(ans[0]);
+	reap(s);
+	reap(hog);
+}
+
+/*
+ * demo: the RBS rows of make demo (tests/guest/demo.sh), measured, not
+ * asserted. Beside a SCHED_OTHER hog and a SCHED_FIFO hog that wants 80%
+ * of the CPU on every CPU: the service in each period of a spinning
+ * thread with 5% every 30 ms (Steere et al., section 3.1) in RBS on
+ * CPU, and in SCHED_DEADLINE with the same runtime and period
+ * (mainline; global EDF, as its affinity must span the CPUs). Then an
+ * I/O server (U = 10%, its own period 1 s) answering requests of 100 us
+ * of work over a pipe from a client reservation of 1.5 ms every 10 ms,
+ * beside a CPU-bound reservation of 6 ms every 40 ms: as a PIBS server it
+ * runs at the client's 10 ms, above the CPU-bound one; as a sporadic
+ * server of the same 100 ms every second it runs below it.
+ */
+static void demo(void)
+{
+	int c, home = cpu, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t hogs[2 * 8];
+
+	/* on every CPU, for the SCHED_DEADLINE thread, which cannot be pinned */
+	ncpu = ncpu < 1 ? 1 : ncpu > 8 ? 8 : ncpu;
+	for (c = 0; c < ncpu; c++) {
+		cpu = c;
+		hogs[2 * c] = start_hog(SCHED_OTHER, 0, 100);
+		hogs[2 * c + 1] = start_hog(SCHED_FIFO, 20, 80);
+	}
+	cpu = home;
+	printf("== SCHED_RBS: a spinning thread's service in each of its periods (RBS on\n"
+	       "== cpu%d; DEADLINE on any CPU) beside a SCHED_OTHER hog and a SCHED_FIFO\n"
+	       "== hog that wants 80%% of it on every CPU\n\n", cpu);
+	printf("%-26s %7s %8s %8s %8s %8s %6s\n", "row", "periods", "min ms",
+	       "med ms", "max ms", "share %", "short");
+	demo_service("RBS 1.5 ms every 30 ms", SCHED_RBS, 1500 * US, 30 * MS,
+		     10);
+	demo_service("DEADLINE 1.5 ms / 30 ms", SCHED_DEADLINE, 1500 * US,
+		     30 * MS, 10);
+	for (c = 0; c < 2 * ncpu; c++)
+		reap(hogs[c]);
+	printf("\n== SCHED_RBS: an I/O server (U = 10%%) answering 100 us requests from a\n"
+	       "== reservation of 1.5 ms every 10 ms, beside one of 6 ms every 40 ms\n\n");
+	printf("%-30s %8s %7s %7s %8s %9s %8s\n", "server", "requests",
+	       "p50 us", "p90 us", "max us", "period ms", "40 ms %");
+	demo_io("PIBS (MS_FLAG_RBS_IO)", MS_FLAG_RBS_IO, IO_REQS);
+	demo_io("sporadic server 100ms/1s", 0, IO_REQS);
+	printf("\n");
 }
 
 /*
@@ -1484,7 +1693,7 @@ int main(int argc, char **argv)
 	snprintf(cpu_online, sizeof(cpu_online),
 		 "/sys/devices/system/cpu/cpu%d/online", cpu);
 	if (optind >= argc) {
-		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi\n");
+		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi|demo\n");
 		return 2;
 	}
 	if (!strcmp(argv[optind], "admit"))
@@ -1501,6 +1710,8 @@ int main(int argc, char **argv)
 		test_io();
 	else if (!strcmp(argv[optind], "pi"))
 		test_pi();
+	else if (!strcmp(argv[optind], "demo"))
+		demo();
 	else
 		return 2;
 	return fails ? 1 : 0;
