@@ -513,6 +513,43 @@ static inline struct task_struct *rbs_task_of(struct sched_rbs_entity *se)
 	return container_of(se, struct task_struct, ms.run.state.rbs);
 }
 
+/*
+ * Algorithm 12 for @se, which blocks or is preempted at @now with
+ * capacity left: what it ran of its head chunk comes back a period after
+ * the head's time, as a chunk of its own.
+ */
+static void rbs_split(struct sched_rbs_entity *se, u64 now)
+{
+	u64 used = se->ss.usage, back = se->ss.q[0].t + se->ss.T;
+	bool full;
+
+	if (!used || se->ss.q[0].t > now)
+		return;
+	full = rbs_ss_split(&se->ss, now);
+	se->nr_split++;
+	se->nr_full += full;
+	trace_rbs_split(rbs_task_of(se), now, used, back, full);
+}
+
+/* Count and trace the chunks that joined @se's head since it had @len. */
+static inline void rbs_merged(struct sched_rbs_entity *se, unsigned int len,
+			      u64 now)
+{
+	if (se->ss.len >= len)
+		return;
+	se->nr_merge += len - se->ss.len;
+	trace_rbs_merge(rbs_task_of(se), now, len - se->ss.len, se->ss.q[0].b);
+}
+
+/* @se uses its head chunk from @now on (rbs_ss_start()). */
+static void rbs_begin(struct sched_rbs_entity *se, u64 now)
+{
+	unsigned int len = se->ss.len;
+
+	rbs_ss_start(&se->ss, now);
+	rbs_merged(se, len, now);
+}
+
 /* The period that ranks @se: its own, or the one an I/O server inherited. */
 static inline u64 rbs_period(const struct sched_rbs_entity *se)
 {
@@ -739,7 +776,7 @@ static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
 		if (task_current(rrq->rq, rbs_task_of(se))) {
 			rbs_bg_stop(rrq->rq, se);
 			if (!se->io_server)
-				rbs_ss_start(&se->ss, now);
+				rbs_begin(se, now);
 			rbs_arm_budget(rrq->rq, se);
 		}
 		any = true;
@@ -839,7 +876,7 @@ static void update_curr_rbs(struct rq *rq)
 	}
 	/* it goes on, maybe into a chunk that came due meanwhile */
 	if (!se->io_server)
-		rbs_ss_start(&se->ss, now);
+		rbs_begin(se, now);
 }
 
 /*
@@ -1005,6 +1042,7 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 	struct sched_rbs_entity *se = rbs_se(p);
 	struct rbs_rq *rrq = rbs_rq_of(rq);
 	u64 now = rq_clock(rq);
+	unsigned int len;
 
 	if (WARN_ON_ONCE(!p->ms.runtime || !p->ms.period))
 		return;
@@ -1020,7 +1058,9 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 		rbs_io_request(rrq, se, p, now, !(flags & ENQUEUE_WAKEUP));
 		rbs_io_update(se, now);
 	} else if (flags & ENQUEUE_WAKEUP) {
+		len = se->ss.len;
 		rbs_ss_unblock(&se->ss, now);
+		rbs_merged(se, len, now);
 	}
 	se->throttled = rbs_capacity(se, now) <= 0;
 	se->seq = rrq->seq++;
@@ -1061,11 +1101,8 @@ static bool dequeue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 	if ((flags & DEQUEUE_SLEEP) && se->io_server)
 		rbs_pibs_charge(&se->io, 0, true);
 	/* algorithm 12: it blocks with capacity; what it used comes back at T */
-	else if ((flags & DEQUEUE_SLEEP) && !se->throttled && se->ss.usage) {
-		se->nr_split++;
-		if (rbs_ss_split(&se->ss, rq_clock(rq)))
-			se->nr_full++;
-	}
+	else if ((flags & DEQUEUE_SLEEP) && !se->throttled)
+		rbs_split(se, rq_clock(rq));
 	se->on_rq = 0;
 	se->throttled = 0;
 	rrq->nr_bg -= se->bg;
@@ -1108,11 +1145,8 @@ static void put_prev_task_rbs(struct rq *rq, struct task_struct *p,
 	rbs_bg_stop(rq, se);
 	ms_update_util(rq, true);
 	hrtimer_try_to_cancel(&rbs_rq_of(rq)->budget_timer);
-	if (se->on_rq && !se->throttled && !se->io_server && se->ss.usage) {
-		se->nr_split++;
-		if (rbs_ss_split(&se->ss, rq_clock(rq)))
-			se->nr_full++;
-	}
+	if (se->on_rq && !se->throttled && !se->io_server)
+		rbs_split(se, rq_clock(rq));
 }
 
 static void set_next_task_rbs(struct rq *rq, struct task_struct *p, bool first)
@@ -1122,7 +1156,7 @@ static void set_next_task_rbs(struct rq *rq, struct task_struct *p, bool first)
 	p->se.exec_start = rq_clock_task(rq);
 	ms_update_util(rq, false);
 	if (se->on_rq && !se->throttled && !se->io_server)
-		rbs_ss_start(&se->ss, rq_clock(rq));
+		rbs_begin(se, rq_clock(rq));
 	else if (se->on_rq && se->throttled && !rbs_bg_start(rq, se))
 		resched_curr(rq);
 	rbs_arm_budget(rq, se);
@@ -1328,8 +1362,8 @@ static bool rbs_asks_for_more(struct task_struct *p,
 static void rbs_proc_show(struct task_struct *p, struct seq_file *m)
 {
 	const struct sched_rbs_entity *se = rbs_se(p);
-	unsigned int len = min_t(unsigned int, READ_ONCE(se->ss.len),
-				 RBS_REPL_MAX);
+	unsigned int i, len = min_t(unsigned int, READ_ONCE(se->ss.len),
+				    RBS_REPL_MAX);
 
 	ms_proc_u64(m, "ms.rbs.budget_ns", READ_ONCE(se->ss.C));
 	ms_proc_u64(m, "ms.rbs.period_ns", READ_ONCE(se->ss.T));
@@ -1337,10 +1371,17 @@ static void rbs_proc_show(struct task_struct *p, struct seq_file *m)
 	ms_proc_u64(m, "ms.rbs.head_ns", len ? READ_ONCE(se->q[0].b) : 0);
 	ms_proc_u64(m, "ms.rbs.head_time", len ? READ_ONCE(se->q[0].t) : 0);
 	ms_proc_u64(m, "ms.rbs.nr_chunks", len);
+	/* the replenishment queue, time/budget of each chunk, a snapshot */
+	seq_printf(m, "%-45s:", "ms.rbs.queue");
+	for (i = 0; i < len; i++)
+		seq_printf(m, " %llu/%llu", READ_ONCE(se->q[i].t),
+			   READ_ONCE(se->q[i].b));
+	seq_putc(m, '\n');
 	ms_proc_u64(m, "ms.rbs.throttled", READ_ONCE(se->throttled));
 	ms_proc_u64(m, "ms.rbs.nr_exhausted", READ_ONCE(se->nr_exhausted));
 	ms_proc_u64(m, "ms.rbs.nr_split", READ_ONCE(se->nr_split));
 	ms_proc_u64(m, "ms.rbs.nr_full", READ_ONCE(se->nr_full));
+	ms_proc_u64(m, "ms.rbs.nr_merge", READ_ONCE(se->nr_merge));
 	ms_proc_u64(m, "ms.rbs.nr_change", READ_ONCE(se->nr_change));
 	ms_proc_u64(m, "ms.rbs.background_ns", READ_ONCE(se->bg_time));
 	if (READ_ONCE(se->io_server)) {

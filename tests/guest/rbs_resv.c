@@ -349,6 +349,7 @@ static long long *armed_slot(const char *f, int create)
  * followed by a replenishment before the next.
  */
 static int nthr, nrepl, early, unmatched;
+static long long nsplit_ev, nmerge_ev;	/* rbs_split events, chunks rbs_merge merged */
 
 static void rbs_event(const char *name, const char *f, pid_t pid)
 {
@@ -381,6 +382,7 @@ static int read_runs(pid_t pid)
 
 	nbud = nrep = nst = 0;
 	nthr = nrepl = early = unmatched = 0;
+	nsplit_ev = nmerge_ev = 0;
 	memset(armed_id, 0, sizeof(armed_id));
 	if (!tr)
 		return 0;
@@ -438,6 +440,18 @@ static int read_runs(pid_t pid)
 		if (!strcmp(name, "rbs_throttle") ||
 		    !strcmp(name, "rbs_replenish")) {
 			rbs_event(name, f, pid);
+			continue;
+		}
+		if (!strcmp(name, "rbs_split") || !strcmp(name, "rbs_merge")) {
+			int who, merged;
+
+			if (sscanf(f, "pid=%d", &who) == 1 && who == pid) {
+				p = strstr(f, " merged=");
+				if (name[4] == 's')
+					nsplit_ev++;
+				else if (p && sscanf(p, " merged=%d", &merged) == 1)
+					nmerge_ev += merged;
+			}
 			continue;
 		}
 		if (strcmp(name, "sched_switch"))
@@ -802,7 +816,7 @@ static void traced_run(const char *what, long long C, long long T,
 		       int adversary)
 {
 	pid_t hog1 = -1, hog2 = -1, pid;
-	long long most, least, total;
+	long long most, least, total, s0, s1, m0, m1;
 	char ok = '0';
 	int fd[2], n;
 
@@ -824,13 +838,17 @@ static void traced_run(const char *what, long long C, long long T,
 	}
 	close(fd[0]);
 	usleep(200000);
-	if (ms_trace_start(verbose ? "sched/sched_switch timer/hrtimer_start timer/hrtimer_expire_entry timer/hrtimer_cancel multisched/rbs_throttle multisched/rbs_replenish" :
-			   "sched/sched_switch timer/hrtimer_start timer/hrtimer_expire_entry multisched/rbs_throttle multisched/rbs_replenish")) {
+	s0 = pid_sched_ll(pid, "ms.rbs.nr_split");
+	m0 = pid_sched_ll(pid, "ms.rbs.nr_merge");
+	if (ms_trace_start(verbose ? "sched/sched_switch timer/hrtimer_start timer/hrtimer_expire_entry timer/hrtimer_cancel multisched/rbs_throttle multisched/rbs_replenish multisched/rbs_split multisched/rbs_merge" :
+			   "sched/sched_switch timer/hrtimer_start timer/hrtimer_expire_entry multisched/rbs_throttle multisched/rbs_replenish multisched/rbs_split multisched/rbs_merge")) {
 		CHECK(0, "%s: no trace", what);
 		goto out;
 	}
 	sleep(10);
 	ms_trace_stop();
+	s1 = pid_sched_ll(pid, "ms.rbs.nr_split") - s0;
+	m1 = pid_sched_ll(pid, "ms.rbs.nr_merge") - m0;
 	n = read_runs(pid);
 	if (n < 100) {
 		CHECK(0, "%s: %d runs traced", what, n);
@@ -868,6 +886,16 @@ static void traced_run(const char *what, long long C, long long T,
 	CHECK(most <= C + SLACK,
 	      "%s: in every window of T = %lld ms the thread runs at most C + slack = %.3f ms, beyond the lateness of the budget timer's expiries in it (most: %.3f ms)",
 	      what, T / MS, (C + SLACK) / 1e6, most / 1e6);
+	/*
+	 * The events are those the counters count, less those made while
+	 * the counters were read and tracing switched (a few ms at each end
+	 * of the 10 s): 5%, or 5 events, may be missing.
+	 */
+	CHECK(nsplit_ev <= s1 && nsplit_ev + (s1 / 20 > 5 ? s1 / 20 : 5) >= s1 &&
+	      nmerge_ev <= m1 && nmerge_ev + (m1 / 20 > 5 ? m1 / 20 : 5) >= m1 &&
+	      (!adversary || nsplit_ev > 0),
+	      "%s: its rbs_split and rbs_merge events account for its splits and merges (%lld and %lld traced, %lld and %lld counted in /proc)",
+	      what, nsplit_ev, nmerge_ev, s1, m1);
 	if (!adversary)
 		CHECK(least >= C - SLACK,
 		      "%s: a spinning thread runs at least C - slack = %.3f ms in every window of T beside a SCHED_NORMAL hog and an 80%% SCHED_FIFO one, short of the lateness of the replenishments in it and a period before it (least: %.3f ms)",

@@ -164,6 +164,7 @@ struct sched_rbs_entity {
 	u64		nr_exhausted;	/* times it ran out of capacity */
 	u64		nr_split;	/* blocks with capacity left (algorithm 12) */
 	u64		nr_full;	/* replenishments merged into a full queue */
+	u64		nr_merge;	/* chunks merged into the head (algorithm 13) */
 	u64		nr_change;	/* budget or period changed (rbs_ss_change()) */
 	u64		bg_time;	/* ns run in the background, uncharged */
 	u64		bg_start;	/* task clock when it last began to */

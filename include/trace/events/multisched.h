@@ -334,6 +334,54 @@ TRACE_EVENT(rbs_background,
 	    TP_printk("pid=%d on=%d", __entry->pid, __entry->on)
 );
 /*
+ * rbs_split - an RBS reservation blocked or was preempted at @now with
+ * budget left (Quest's algorithm 12): the @used ns it ran of its head
+ * chunk come back as a chunk of their own at @back; @full if its queue
+ * was full, and they joined its last chunk
+ */
+TRACE_EVENT(rbs_split,
+	    TP_PROTO(struct task_struct *p, u64 now, u64 used, u64 back,
+		     bool full),
+	    TP_ARGS(p, now, used, back, full),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u64, now)
+			     __field(u64, used)
+			     __field(u64, back)
+			     __field(bool, full)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->now = now;
+			   __entry->used = used;
+			   __entry->back = back;
+			   __entry->full = full),
+	    TP_printk("pid=%d now=%llu used=%llu back=%llu full=%d",
+		      __entry->pid, __entry->now, __entry->used,
+		      __entry->back, __entry->full)
+);
+
+/*
+ * rbs_merge - @merged chunks of an RBS reservation that came due before
+ * its head chunk, used from @now, would run out joined it (Quest's
+ * algorithm 13, at a wakeup or when a chunk is begun late): the head now
+ * holds @budget ns
+ */
+TRACE_EVENT(rbs_merge,
+	    TP_PROTO(struct task_struct *p, u64 now, unsigned int merged,
+		     u64 budget),
+	    TP_ARGS(p, now, merged, budget),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u64, now)
+			     __field(unsigned int, merged)
+			     __field(u64, budget)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->now = now;
+			   __entry->merged = merged;
+			   __entry->budget = budget),
+	    TP_printk("pid=%d now=%llu merged=%u budget=%llu",
+		      __entry->pid, __entry->now, __entry->merged,
+		      __entry->budget)
+);
+
+/*
  * rbs_io_request - an RBS I/O server (MS_FLAG_RBS_IO) was asked for work
  * at @asked (ns, the shortest period of the reservations whose threads
  * woke it); it runs at @period from now on, with @budget ns left now and
