@@ -343,22 +343,36 @@ static inline void rbs_ss_change(struct rbs_ss *ss, u64 budget, u64 period,
 }
 
 /*
- * Cmax = U T, at least the least budget of any reservation: a server of
- * small U that inherits a short period would otherwise get a budget of a
- * few ns, overrun it by the timer's latency at every run and push its
- * eligibility out by that over U. Its bandwidth stays U: e moves on by
- * what it runs over U, whatever its budget.
+ * Cmax = U T, at least 1 ns: a server whose budget rounds to 0 would be
+ * replenished with nothing, and never run again.
  */
 static inline u64 rbs_pibs_cmax(const struct rbs_pibs *io)
 {
-	return max_t(u64, (io->T * io->U) >> BW_SHIFT, MS_RUNTIME_MIN);
+	return max_t(u64, (io->T * io->U) >> BW_SHIFT, 1);
 }
 
-/* U is in BW_UNIT parts, never 0: the eligibility time divides by it. */
-static inline void rbs_pibs_init(struct rbs_pibs *io, u64 U, u64 T, u64 now)
+/*
+ * The server's utilisation becomes @U, in BW_UNIT parts, never 0: the
+ * eligibility time divides by it; its own period is @T. It inherits no
+ * period shorter than the one that gives it a budget of MS_RUNTIME_MIN,
+ * nor than its own if that is shorter (its own budget is at least that):
+ * a server of small U that inherited a short period would get a budget
+ * of a few ns, overrun it by the timer's latency at every run, and push
+ * its eligibility out by that over U. A longer period keeps the analysis
+ * of inequality 1, where a larger budget at the short one would not.
+ */
+static inline void rbs_pibs_set_u(struct rbs_pibs *io, u64 U, u64 T)
 {
 	WARN_ON_ONCE(!U);
-	*io = (struct rbs_pibs){ .U = U ?: 1, .T = T, .e = now };
+	io->U = U ?: 1;
+	io->T_min = min(DIV64_U64_ROUND_UP(MS_RUNTIME_MIN << BW_SHIFT, io->U),
+			T);
+}
+
+static inline void rbs_pibs_init(struct rbs_pibs *io, u64 U, u64 T, u64 now)
+{
+	*io = (struct rbs_pibs){ .T = T, .e = now };
+	rbs_pibs_set_u(io, U, T);
 }
 
 /*
@@ -409,6 +423,7 @@ static inline void rbs_pibs_update(struct rbs_pibs *io, u64 now)
 static inline void rbs_pibs_request(struct rbs_pibs *io, u64 period,
 				    u64 now, bool active, bool running)
 {
+	period = max(period, io->T_min);
 	if (period < io->T || !active)
 		io->T = period;
 	if (!running && io->e < now)
@@ -799,33 +814,35 @@ static inline void rbs_charge(struct sched_rbs_entity *se, u64 delta, u64 now)
  * (rbs_io_waking()). One that is @active (queued: woken before it
  * slept, or running, or queued again without a wakeup, as at a deboost
  * or a migration) takes only a shorter period. Its key changes, so it
- * leaves its tree meanwhile; a running one whose budget shrank has its
- * budget timer armed again.
+ * leaves its tree meanwhile. Returns true if its budget shrank while it
+ * runs: its budget timer is then to be armed again, once what it ran is
+ * charged.
  */
-static void rbs_io_request(struct rbs_rq *rrq, struct sched_rbs_entity *se,
+static bool rbs_io_request(struct rbs_rq *rrq, struct sched_rbs_entity *se,
 			   struct task_struct *p, u64 now, bool active)
 {
-	bool curr = task_current(rrq->rq, p);
-	u64 b = se->io.b;
+	bool curr;
+	u64 b;
 	u32 T;
 
 	if (!se->io_server || !READ_ONCE(p->ms.run.io_request))
-		return;
+		return false;
 	T = xchg(&p->ms.run.io_request, 0);
 	if (!T)
-		return;
+		return false;
+	curr = task_current(rrq->rq, p);
+	b = se->io.b;
 	if (se->on_rq)
 		rbs_erase(rrq, se);
 	rbs_pibs_request(&se->io, T, now, active, curr);
 	se->nr_request++;
 	trace_rbs_io_request(p, now, T, se->io.T, se->io.e, se->io.b);
-	if (se->on_rq) {
-		rbs_insert(rrq, se);
-		if (se->throttled && rbs_first(&rrq->throttled) == se)
-			rbs_arm_repl(rrq);
-		if (curr && se->io.b < b)
-			rbs_arm_budget(rrq->rq, se);
-	}
+	if (!se->on_rq)
+		return false;
+	rbs_insert(rrq, se);
+	if (se->throttled && rbs_first(&rrq->throttled) == se)
+		rbs_arm_repl(rrq);
+	return curr && se->io.b < b;
 }
 
 static void update_curr_rbs(struct rq *rq)
@@ -833,6 +850,7 @@ static void update_curr_rbs(struct rq *rq)
 	struct task_struct *curr = ms_rq_curr(rq);
 	struct sched_rbs_entity *se = rbs_se(curr);
 	struct rbs_rq *rrq = rbs_rq_of(rq);
+	bool shrank;
 	u64 now;
 	s64 delta;
 
@@ -840,10 +858,13 @@ static void update_curr_rbs(struct rq *rq)
 		return;
 	now = rq_clock(rq);
 	/* a request that came while it ran (it was woken before it slept) */
-	rbs_io_request(rrq, se, curr, now, true);
+	shrank = rbs_io_request(rrq, se, curr, now, true);
 	delta = update_curr_common(rq);
-	if (delta <= 0)
+	if (delta <= 0) {
+		if (shrank)
+			rbs_arm_budget(rq, se);
 		return;
+	}
 	/* in the background, uncharged, while the CPU has nothing else */
 	if (se->bg_running) {
 		if (!rbs_cpu_idle_but_throttled(rq))
@@ -877,6 +898,8 @@ static void update_curr_rbs(struct rq *rq)
 	/* it goes on, maybe into a chunk that came due meanwhile */
 	if (!se->io_server)
 		rbs_begin(se, now);
+	else if (shrank)
+		rbs_arm_budget(rq, se);
 }
 
 /*
@@ -990,15 +1013,17 @@ static u64 rbs_kind_change_time(const struct sched_rbs_entity *se, u64 now)
  * A new server: all of C is usable now (algorithm 6). A new I/O server
  * has no budget until it is asked for work; it is asked now, at its own
  * period. A thread that turns from one kind into the other gets a new
- * server of the new kind, usable from rbs_kind_change_time(); a request
- * left from before is dropped.
+ * server of the new kind, usable from rbs_kind_change_time(). A request
+ * left from before is dropped, unless the server starts at the wakeup it
+ * belongs to (@wakeup).
  */
 static void rbs_start(struct sched_rbs_entity *se, struct task_struct *p,
-		      u64 now)
+		      u64 now, bool wakeup)
 {
 	u64 from = se->started ? rbs_kind_change_time(se, now) : now;
 
-	xchg(&p->ms.run.io_request, 0);
+	if (!wakeup)
+		xchg(&p->ms.run.io_request, 0);
 	rbs_ss_init(&se->ss, p->ms.runtime, p->ms.period, se->q,
 		    READ_ONCE(sysctl_sched_rbs_repl_max), from);
 	se->io_server = !!(p->ms.flags & MS_FLAG_RBS_IO);
@@ -1028,7 +1053,9 @@ static void rbs_change(struct sched_rbs_entity *se, struct task_struct *p,
 		/* a new U; the period is the requesters' until it blocks */
 		se->ss.C = p->ms.runtime;
 		se->ss.T = p->ms.period;
-		se->io.U = to_ratio(p->ms.period, p->ms.runtime) ?: 1;
+		rbs_pibs_set_u(&se->io,
+			       to_ratio(p->ms.period, p->ms.runtime) ?: 1,
+			       p->ms.period);
 		se->io.b = min(se->io.b, rbs_pibs_cmax(&se->io));
 	} else {
 		rbs_ss_change(&se->ss, p->ms.runtime, p->ms.period, now);
@@ -1048,7 +1075,7 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 		return;
 	if (!se->started ||
 	    se->io_server != !!(p->ms.flags & MS_FLAG_RBS_IO))
-		rbs_start(se, p, now);
+		rbs_start(se, p, now, flags & ENQUEUE_WAKEUP);
 	else if (se->ss.C != p->ms.runtime || se->ss.T != p->ms.period)
 		rbs_change(se, p, now);
 	if (se->io_server) {

@@ -540,6 +540,19 @@ static void rbs_test_pibs_inherit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, io.e, MS(10));
 	rbs_pibs_update(&io, MS(10));
 	KUNIT_EXPECT_EQ(test, io.b, MS(20));
+
+	/*
+	 * U = 1/1024 with its own 20 ms: a 1 ms requester would give a
+	 * budget under 1 us; it inherits 10.24 ms, where Cmax is 10 us.
+	 */
+	rbs_pibs_init(&io, BW_UNIT / 1024, MS(20), 0);
+	rbs_pibs_request(&io, MS(1), 0, false, false);
+	KUNIT_EXPECT_EQ(test, io.T, US(10240));
+	KUNIT_EXPECT_EQ(test, rbs_pibs_cmax(&io), US(10));
+	/* and never one longer than its own, whatever U */
+	rbs_pibs_init(&io, 2, MS(20), 0);
+	rbs_pibs_request(&io, MS(1), 0, false, false);
+	KUNIT_EXPECT_EQ(test, io.T, MS(20));
 }
 
 /* The Liu and Layland bound and the I/O servers' term of inequality 1. */

@@ -139,6 +139,7 @@ struct rbs_ss {
 struct rbs_pibs {
 	u64	U;		/* utilisation, in BW_UNIT parts */
 	u64	T;		/* the period it inherited */
+	u64	T_min;		/* the shortest it may: U T_min >= MS_RUNTIME_MIN */
 	u64	b;		/* budget left */
 	u64	usage;		/* run since e last moved */
 	u64	e;		/* eligibility time */

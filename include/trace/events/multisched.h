@@ -333,11 +333,13 @@ TRACE_EVENT(rbs_background,
 			   __entry->on = on),
 	    TP_printk("pid=%d on=%d", __entry->pid, __entry->on)
 );
+
 /*
  * rbs_split - an RBS reservation blocked or was preempted at @now with
  * budget left (Quest's algorithm 12): the @used ns it ran of its head
  * chunk come back as a chunk of their own at @back; @full if its queue
- * was full, and they joined its last chunk
+ * was full, and they joined its last chunk, usable at the later of its
+ * time and @back
  */
 TRACE_EVENT(rbs_split,
 	    TP_PROTO(struct task_struct *p, u64 now, u64 used, u64 back,
