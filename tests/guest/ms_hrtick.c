@@ -7,11 +7,11 @@
  * Two hogs of the class on CPU (default 1), traced for 1 s with
  * sched_switch, first with NO_HRTICK, then with HRTICK in
  * /sys/kernel/debug/sched/features. A turn is the time from a switch to
- * a hog to the next switch away from it on that CPU; it should be 500 us:
+ * a hog to the next switch away from it on that CPU; it should be:
  *
- *   - vtrr (default): the quantum set to 500 us
+ *   - vtrr (default): 500 us, the quantum set to 500 us
  *     (kernel.sched_vtrr_quantum_ns); a client runs one quantum;
- *   - bvt: the context switch allowance C set to 250 us
+ *   - bvt: 400 us, the context switch allowance C set to 200 us
  *     (kernel.sched_bvt_csw_allowance_ns); of two hogs of equal weight,
  *     the one that starts C behind the other runs until it is C ahead
  *     (section 2.1 of the paper), 2C of run time.
@@ -26,12 +26,16 @@
  *   - with HRTICK it is at most 750 us for VTRR: the turn plus half of
  *     it for the hrtimer's expiry and the switch, which take tens of
  *     microseconds under TCG (the nohz and BEBS budget-timer tests saw
- *     well under that); under 950 us for BVT, whose runner overshoots
- *     C by that latency and so moves the end of the next turn by as
- *     much: 2C plus twice 225 us, where a trace in November 2026 put
- *     75 to 130 us from the hrtick's expiry to the switch and nine runs
- *     measured medians of 664 to 813 us. A turn at the tick lasts about
- *     a tick or two (medians of 1010 to 1965 us in those runs).
+ *     well under that); under one tick, 1 ms, for BVT, whose runner
+ *     overshoots C by that latency and so moves the end of the next turn
+ *     by as much: without the hrtick a turn ends only at a tick, so a
+ *     median under one tick shows the hrtick ending the turns. With C at
+ *     250 us, nine runs in November 2026 measured medians of 664 to
+ *     813 us (a trace put 75 to 130 us from the hrtick's expiry to the
+ *     switch), and a fresh-clone run on a slower host 992 us, 2C plus
+ *     twice 246 us: hence C at 200 us, which leaves room under the tick.
+ *     A turn at the tick lasts about a tick or two (medians of 1010 to
+ *     1990 us in those runs).
  *
  * The hrtick's expiries on CPU are counted from the trace
  * (hrtimer_expire_entry with function=hrtick): none with NO_HRTICK, and
@@ -48,6 +52,8 @@
 #include "ms_test.h"
 
 #define TURN_NS		500000LL
+#define BVT_C_NS	200000LL
+#define TICK_NS		1000000LL	/* HZ 1000 in the test kernel */
 #define FEATURES	"/sys/kernel/debug/sched/features"
 #define MAX_TURNS	20000
 
@@ -62,7 +68,7 @@ static const struct {
 	{ "vtrr", SCHED_VTRR, "/proc/sys/kernel/sched_vtrr_quantum_ns",
 	  TURN_NS, TURN_NS * 3 / 2 },
 	{ "bvt", SCHED_BVT, "/proc/sys/kernel/sched_bvt_csw_allowance_ns",
-	  TURN_NS / 2, TURN_NS + 2 * 225000 - 1 },
+	  BVT_C_NS, TICK_NS - 1 },
 };
 static int cls;
 
