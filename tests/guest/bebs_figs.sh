@@ -30,7 +30,7 @@ f1=/tmp/bebs_starve
 : > $f1
 emax=$(cat /proc/sys/kernel/sched_bebs_e_max_ns)
 f1_failed=0
-F1_ROUNDS=5	# 10 s a round
+F1_ROUNDS=3	# 10 s a round
 r=1
 while [ $r -le $F1_ROUNDS ]; do
 	for m in bebs dl dlr; do

@@ -6,8 +6,8 @@
 # make stress runs it for 30 minutes under KASAN, UBSAN and lockdep, on the
 # patched kernel and on the unpatched baseline, where it runs all the
 # same: on a kernel without the multisched classes ms_churn counts their
-# policies' EINVAL like any other. make check runs it for 60 s at the end
-# of the main boot (2 CPUs) and of the stress boot (4 CPUs).
+# policies' EINVAL like any other. make check runs it at the end of the
+# main boot (30 s on 2 CPUs) and of the stress boot (60 s on 4 CPUs).
 # Every line ms_churn prints is shown as "# churn: ...".
 
 . "$(dirname "$0")/tap.sh"

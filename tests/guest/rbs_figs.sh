@@ -3,7 +3,8 @@
 #
 # The RBS experiments read from the trace (tests/guest/rbs_resv.c): the
 # reservation of section 3.1 of Steere et al. under fair and RT load, and
-# the sporadic server's window invariant against an adversary. Run in a
+# the sporadic server's window invariant against an adversary; and Quest's
+# temporal isolation (figure 3), which needs a CPU of its own. Run in a
 # one-CPU boot:
 #
 #	scripts/qemu-run --smp 1 -- /tests/rbs_figs.sh
@@ -21,5 +22,6 @@
 
 $T/rbs_resv -c 0 steere || fails=$((fails + 1))
 $T/rbs_resv -c 0 adversary || fails=$((fails + 1))
+$T/rbs_resv -c 0 isolation || fails=$((fails + 1))
 
 exit $((fails > 0))

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi|demo:
- * SCHED_RBS reservations (issue 15). background, change, io, pi and
- * demo (the rows of make demo, which assert nothing) are described at
- * their functions.
+ * rbs_resv [-v] [-c CPU]
+ *	admit|steere|adversary|background|change|io|pi|isolation|demo:
+ * SCHED_RBS reservations (issue 15). background, change, io, pi,
+ * isolation and demo (the rows of make demo, which assert nothing) are
+ * described at their functions.
  *
  * admit: the bounds (C >= 10 us, 100 us <= T <= 4 s, C <= T, no
  *   deadline, no feedback flag yet), EINVAL; a reservation needs CAP_SYS_NICE
@@ -1569,6 +1570,130 @@ static void demo(void)
 }
 
 /*
+ * isolation: temporal isolation, Quest's figure 3 and table 1. Four
+ * reservations with a spinning thread each on CPU: 0.5 ms every 5 ms,
+ * 1 ms every 15 ms, 2 ms every 30 ms, and 1 ms every 100 ms in
+ * background mode, which runs what the others leave. Their shares are
+ * measured over 2 s, then over 2 s while a client in a reservation of
+ * 1 ms every 30 ms sends requests to an I/O server of 10% (100 us of
+ * work each, 10 to 15 ms apart, io_client()), which then runs at the
+ * client's period, 30 ms: below the reservations of 5 and 15 ms, tied
+ * with that of 30 ms (ties go to the one queued first, the spinner) and
+ * above that of 100 ms. In Quest the I/O thread joined a Main VCPU of
+ * the same priority; here it has a reservation of its own with the same
+ * period (a reservation has one thread, sched-rbs.rst).
+ *
+ * The three reservations above the I/O work keep their shares within 1
+ * point (the figure the issue asks for; reading six tasks' schedstat
+ * takes milliseconds, a tenth of a point of 2 s), and in both windows
+ * each runs C less the slack to C plus the slack every T, the steere
+ * test's bounds for one period (a sporadic server's chunk comes back T
+ * after its use began, so the latency of each replenishment stretches
+ * the period a little: 9.5% for 0.5 ms every 5 ms in November 2026).
+ * Only the background reservation loses, at least half of what the
+ * server and the client ran (the rest of that may come from idle time
+ * or fair tasks), and the server ran at the client's period.
+ */
+static const struct {
+	long long C, T;
+	unsigned int flags;
+} iso[] = {
+	{ 500 * US, 5 * MS, 0 },
+	{ 1 * MS, 15 * MS, 0 },
+	{ 2 * MS, 30 * MS, 0 },
+	{ 1 * MS, 100 * MS, MS_FLAG_RBS_BACKGROUND },
+};
+
+#define NR_ISO		4
+#define ISO_WINDOW_MS	2000
+
+/* The per cent of a CPU each of @n tasks @pid ran in the next @ms ms. */
+static void shares(const pid_t *pid, int n, int ms, double *pct)
+{
+	long long c[NR_ISO + 2], t = now_ns();
+	int i;
+
+	for (i = 0; i < n; i++)
+		c[i] = cpu_ns(pid[i]);
+	usleep(ms * 1000);
+	t = now_ns() - t;
+	for (i = 0; i < n; i++)
+		pct[i] = 100.0 * (cpu_ns(pid[i]) - c[i]) / t;
+}
+
+static void test_isolation(void)
+{
+	double before[NR_ISO + 2], during[NR_ISO + 2], io, lost, d, lo, hi;
+	pid_t pid[NR_ISO + 2] = { 0 };
+	long long res[4] = { -1, -1, -1, -1 };
+	int req[2], ans[2], fd[2] = { -1, -1 }, i, isolated = 1, held = 1;
+
+	for (i = 0; i < NR_ISO; i++) {
+		pid[i] = start_resv(iso[i].C, iso[i].T, iso[i].flags);
+		if (pid[i] < 0)
+			break;
+	}
+	if (i < NR_ISO) {
+		CHECK(0, "isolation: four reservations admitted on cpu%d", cpu);
+		goto out;
+	}
+	pid[NR_ISO] = io_start(req, ans, MS_FLAG_RBS_IO);
+	if (pid[NR_ISO] < 0 || pipe(fd)) {
+		CHECK(0, "isolation: an I/O server of 10%% admitted on cpu%d",
+		      cpu);
+		goto out;
+	}
+	usleep(300000);
+	shares(pid, NR_ISO + 1, ISO_WINDOW_MS, before);
+	pid[NR_ISO + 1] = fork();
+	if (!pid[NR_ISO + 1]) {
+		close(fd[0]);
+		io_client(req[1], ans[0], fd[1], 1 * MS, 30 * MS, IO_REQS);
+	}
+	close(fd[1]);
+	usleep(100000);
+	shares(pid, NR_ISO + 2, ISO_WINDOW_MS, during);
+	if (read(fd[0], res, sizeof(res)) != sizeof(res))
+		res[2] = -1;
+	close(fd[0]);
+	waitpid(pid[NR_ISO + 1], NULL, 0);
+	pid[NR_ISO + 1] = 0;
+	close(req[1]);
+	close(ans[0]);
+	for (i = 0; i < NR_ISO; i++) {
+		printf("# isolation: %lld us every %lld ms%s: %.1f%% of cpu%d, then %.1f%% beside the I/O work\n",
+		       iso[i].C / US, iso[i].T / MS,
+		       iso[i].flags ? " (background)" : "", before[i], cpu,
+		       during[i]);
+		if (iso[i].flags)
+			continue;
+		d = during[i] - before[i];
+		if (d > 1.0 || d < -1.0)
+			isolated = 0;
+		lo = 100.0 * (iso[i].C - SLACK) / iso[i].T;
+		hi = 100.0 * (iso[i].C + SLACK) / iso[i].T;
+		if (before[i] > hi || before[i] < lo ||
+		    during[i] > hi || during[i] < lo)
+			held = 0;
+	}
+	io = during[NR_ISO] - before[NR_ISO] + during[NR_ISO + 1];
+	lost = before[NR_ISO - 1] - during[NR_ISO - 1];
+	printf("# isolation: the I/O server ran %.1f%% (%.1f%% before), the client %.1f%%; the server's period %lld ms\n",
+	       during[NR_ISO], before[NR_ISO], during[NR_ISO + 1],
+	       res[2] / MS);
+	CHECK(held, "isolation: reservations of 5, 15 and 30 ms on one CPU each run C (less or plus the slack, 200 us) every T, with and without I/O work at 30 ms");
+	CHECK(isolated && io >= 1.0 && lost >= io / 2,
+	      "isolation: I/O work at 30 ms (an I/O server and its client, %.1f%%) leaves the 5, 15 and 30 ms reservations within 1 point; the 100 ms background one loses %.1f points",
+	      io, lost);
+	CHECK(res[2] == 30 * MS,
+	      "isolation: the I/O server ran at its client's period, 30 ms (%lld us)",
+	      res[2] / US);
+out:
+	for (i = 0; i < NR_ISO + 2; i++)
+		reap(pid[i]);
+}
+
+/*
  * pi: priority inheritance (issue 15, experiment 8). The shared state of
  * the holder, the waiter and the test: a process-shared PI mutex
  * (PTHREAD_PRIO_INHERIT, a PI futex) and the holder's progress.
@@ -1741,7 +1866,7 @@ int main(int argc, char **argv)
 	snprintf(cpu_online, sizeof(cpu_online),
 		 "/sys/devices/system/cpu/cpu%d/online", cpu);
 	if (optind >= argc) {
-		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi|demo\n");
+		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi|isolation|demo\n");
 		return 2;
 	}
 	if (!strcmp(argv[optind], "admit"))
@@ -1758,6 +1883,8 @@ int main(int argc, char **argv)
 		test_io();
 	else if (!strcmp(argv[optind], "pi"))
 		test_pi();
+	else if (!strcmp(argv[optind], "isolation"))
+		test_isolation();
 	else if (!strcmp(argv[optind], "demo"))
 		demo();
 	else

@@ -395,7 +395,7 @@ done
 if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	measure "bvt: figure 1, weights 2:1 on one CPU get 2/3 and 1/3 within 2 points over 10 s" \
 		$T/ms_share -t 10 2 1
-	# Twenty runs in a row, never retried: every run must pass, and the
+	# Ten runs in a row, never retried: every run must pass, and the
 	# spread of each weight's share over the runs is printed.
 	share_runs() {
 		runs=$1; shift
@@ -414,8 +414,8 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		done
 		[ "$bad" -eq 0 ] && [ "$(wc -l < /tmp/shares)" -eq $((runs * ($# - 2))) ]
 	}
-	measure "bvt: five hogs with weights 1..5 get their proportion within 2 points over 10 s, in each of 20 runs in a row" \
-		share_runs 20 -t 10 1 2 3 4 5
+	measure "bvt: five hogs with weights 1..5 get their proportion within 2 points over 10 s, in each of 10 runs in a row" \
+		share_runs 10 -t 10 1 2 3 4 5
 	measure "bvt: figure 2, a thread that slept 5 s shares fairly from its wakeup: over 10 s (2 points) and over the first 500 ms (2 points + C)" \
 		$T/ms_share -s 5 -t 10 1 1
 
@@ -640,7 +640,9 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# plus what no class can avoid, the p99 of a SCHED_FIFO sleeper beside
 	# the same hogs in this boot. Before the fix the sleeper lost C at
 	# every wakeup, and with P < C + T fell further behind each period
-	# (about 1 s after 1000 periods). EEVDF's numbers are printed beside.
+	# (about 1 s after 1000 periods). EEVDF's p99 is measured in the rows
+	# that compare with it, those whose sleeper needs over half its share
+	# ("-" in the others).
 	# A stall of the virtual CPU by the host (TCG) makes the sleeper late
 	# by the stall and by every period it spans, so one 20 ms stall puts
 	# a 1 ms sleeper's p99 over the 2-hog bound whatever the class does;
@@ -697,8 +699,12 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 					b=$(median_field 1 $runs)
 					d=$((w + wake))
 					g=$(median_field 3 $runs)
-					e=$(sleeper_p99 -m other -n $n -P $P -r $w -k $k)
 					share=$((P / (n + 1)))
+					# EEVDF's p99 is the yardstick only of a
+					# sleeper that needs over half its share
+					e=-
+					[ $((2 * d)) -le "$share" ] ||
+						e=$(sleeper_p99 -m other -n $n -P $P -r $w -k $k)
 					flag=
 					if [ -z "$b" ] || [ -z "$e" ]; then
 						flag=" <-- no result"; bad=$((bad + 1))
@@ -946,12 +952,12 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		       ! grep -q "ms.class" /proc/1/sched'
 fi
 
-# --- safety: the windows of BVT and VTRR under stress (2 CPUs here, 4 in
-# the stress boot) ------------------------------------------------------------
+# --- safety: the windows of BVT and VTRR under stress (2 CPUs for 30 s
+# here, 4 for 60 s in the stress boot) ----------------------------------------
 if grep -qw bvt /proc/sys/kernel/sched_ms_classes &&
    grep -qw vtrr /proc/sys/kernel/sched_ms_classes; then
-	measure "stress: 2 CPUs, 60 s of blocking and waking workers moved between BVT, VTRR, BEBS (best-effort and periodic) and the mainline policies, re-pinned and PI-boosted; every worker progressed" \
-		$T/ms_stress -t 60 -w 8
+	measure "stress: 2 CPUs, 30 s of blocking and waking workers moved between BVT, VTRR, BEBS (best-effort and periodic) and the mainline policies, re-pinned and PI-boosted; every worker progressed" \
+		$T/ms_stress -t 30 -w 8
 else
 	notok "stress: BVT and VTRR are both available"
 fi
@@ -1220,8 +1226,8 @@ for c in bvt vtrr bebs; do
 		util_rounds $c
 done
 
-# last: the churn campaign, 60 s on this boot's 2 CPUs (4 TAP lines); the
-# stress boot runs it on 4
-$T/churn.sh -t 60 || fails=$((fails + 1))
+# last: the churn campaign, 30 s on this boot's 2 CPUs (4 TAP lines); the
+# stress boot runs it for 60 s on 4
+$T/churn.sh -t 30 || fails=$((fails + 1))
 
 exit $((fails > 0))

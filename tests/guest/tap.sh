@@ -8,8 +8,10 @@
 T=${MS_TESTS:-$(cd "$(dirname "$0")" && pwd)}	# the test programs: beside the script
 fails=0
 
-ok()	{ echo "ok - $*"; }
-notok()	{ echo "not ok - $*"; fails=$((fails + 1)); }
+# when each result came, on stderr: the console log, not the results
+uptime_mark() { echo "[uptime $(cut -d' ' -f1 /proc/uptime) s]" >&2; }
+ok()	{ echo "ok - $*"; uptime_mark; }
+notok()	{ echo "not ok - $*"; uptime_mark; fails=$((fails + 1)); }
 # check NAME CMD...: a check that passes when CMD succeeds
 check() {
 	name=$1; shift
