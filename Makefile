@@ -2,7 +2,7 @@
 # multisched: the two commands of the README, and the steps behind them.
 
 .PHONY: demo check setup build kernel export series-check clean install-tests tests-tarball \
-	stress stress-baseline
+	stress stress-baseline bench-rbs
 
 demo:
 	scripts/demo
@@ -35,6 +35,15 @@ stress:
 
 stress-baseline:
 	scripts/stress baseline
+
+# Not part of check: Quest's figures 4 and 5 (an I/O server as PIBS and as
+# a sporadic server, over a unix socket) and figure 7 (the cost of
+# scheduling against the number of reservations, RBS against
+# SCHED_DEADLINE), in a one-CPU boot; Documentation/scheduler/sched-rbs.rst
+# has the tables and their time.
+bench-rbs: build
+	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --timeout 3600 -- \
+		sh -c '/tests/rbs_overhead io && /tests/rbs_overhead'
 
 # For a machine booted into the patched kernel (README, "On real hardware"):
 # schedctl in PREFIX/bin, its manual page, and the static test programs and

@@ -787,6 +787,53 @@ static void rbs_test_change_often(struct kunit *test)
 	}
 }
 
+/*
+ * A change of kind gives no budget back (rbs_kind_change_time()): a
+ * sporadic server may run as the other kind once all of its budget is
+ * back, at its last chunk's time, a period after the head's if it ran
+ * some of it, or when its debt is paid; an I/O server once what it ran
+ * has moved its eligibility on, and not before its replenishment.
+ */
+static void rbs_test_kind_change(struct kunit *test)
+{
+	struct sched_rbs_entity se = {};
+	struct rbs_ss *ss = &se.ss;
+	struct rbs_pibs *io = &se.io;
+
+	/* a fresh server, 2 ms every 10 ms from 100 ms: at once */
+	rbs_ss_init(ss, MS(2), MS(10), se.q, ARRAY_SIZE(se.q), MS(100));
+	KUNIT_EXPECT_EQ(test, rbs_kind_change_time(&se, MS(101)), MS(101));
+
+	/* it ran 0.5 ms of its head: all back a period after the head */
+	rbs_ss_charge(ss, US(500), MS(101));
+	KUNIT_EXPECT_EQ(test, rbs_kind_change_time(&se, MS(101)), MS(110));
+
+	/* it blocked: the 0.5 ms comes back at 110 ms, the last chunk */
+	KUNIT_EXPECT_FALSE(test, rbs_ss_split(ss, MS(101)));
+	KUNIT_EXPECT_EQ(test, ss->usage, 0ULL);
+	KUNIT_EXPECT_EQ(test, rbs_kind_change_time(&se, MS(102)), MS(110));
+	KUNIT_EXPECT_EQ(test, rbs_kind_change_time(&se, MS(111)), MS(111));
+
+	/* a debt past its chunks: not before it is paid */
+	ss->debt = US(300);
+	ss->debt_t = MS(125);
+	KUNIT_EXPECT_EQ(test, rbs_kind_change_time(&se, MS(111)), MS(125));
+
+	/*
+	 * An I/O server of 12.5% (exact in BW_UNIT parts) that ran 1 ms
+	 * since its eligibility time of 200 ms: eligible at 208 ms; at its
+	 * replenishment, if that is later.
+	 */
+	se.io_server = 1;
+	rbs_pibs_init(io, BW_UNIT / 8, MS(10), MS(200));
+	io->usage = MS(1);
+	KUNIT_EXPECT_EQ(test, rbs_kind_change_time(&se, MS(201)), MS(208));
+	KUNIT_EXPECT_EQ(test, rbs_kind_change_time(&se, MS(215)), MS(215));
+	io->r_valid = true;
+	io->r_t = MS(220);
+	KUNIT_EXPECT_EQ(test, rbs_kind_change_time(&se, MS(215)), MS(220));
+}
+
 static struct kunit_case rbs_test_cases[] = {
 	KUNIT_CASE(rbs_test_steps),
 	KUNIT_CASE(rbs_test_full),
@@ -797,6 +844,7 @@ static struct kunit_case rbs_test_cases[] = {
 	KUNIT_CASE(rbs_test_change_steps),
 	KUNIT_CASE(rbs_test_change),
 	KUNIT_CASE(rbs_test_change_often),
+	KUNIT_CASE(rbs_test_kind_change),
 	KUNIT_CASE(rbs_test_pibs),
 	KUNIT_CASE(rbs_test_pibs_inherit),
 	KUNIT_CASE(rbs_test_admission),

@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] [N ...]: Quest's figure 7,
+ * the cost of scheduling against the number of reservations, SCHED_RBS
+ * against SCHED_DEADLINE in the same boot.
+ * rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] io: Quest's figures 4 and 5,
+ * an I/O server as PIBS and as a sporadic server (see io_bench()).
+ * Benchmarks: they report, and assert nothing (make bench-rbs;
+ * sched-rbs.rst has the tables).
+ *
+ * For each N (default 1 4 8 16 24 64) and each unit u of budget (1 ms,
+ * then 100 us), N threads that count in a loop, each in a reservation of
+ * u every 2.5 N u on CPU (default 0), so that the N hold 40% of it:
+ * under SCHED_RBS (budget u, period 2.5 N u) and under SCHED_DEADLINE
+ * (runtime u, deadline and period 2.5 N u). Beside them a SCHED_OTHER
+ * thread counts in the same loop and takes the other 60%, so the CPU
+ * never idles. The cost is the work that does not get done: over a
+ * window of SECS (default 5, the paper's), the count of all N + 1
+ * threads against that of the SCHED_OTHER thread alone on CPU in the
+ * same round, as a per cent of it. What the count leaves out is the
+ * scheduler's time (picks, switches, enforcement and replenishment
+ * timers) and what they cost the loop in caches and, under TCG, in
+ * translated code. The CPU's local timer interrupts a second
+ * (/proc/interrupts, LOC: the tick and every hrtimer, the classes'
+ * budget and replenishment timers among them) are printed beside it.
+ *
+ * Each round measures, for each unit, the baseline, then every N with
+ * RBS and DEADLINE one after the other, which goes first alternating
+ * from round to round; the table gives, per row, the median of the
+ * rounds (default 3) for each class and whether RBS cost at most what
+ * DEADLINE did, the issue's goal.
+ *
+ * Run it in a one-CPU boot (make bench-rbs does): a SCHED_DEADLINE task's
+ * affinity must span its root domain, so the DEADLINE threads cannot be
+ * pinned beside other CPUs. The caller runs there at SCHED_FIFO 99,
+ * below both classes, and sleeps through each window; the counts are in
+ * memory it shares with the threads.
+ */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "ms_test.h"
+
+#define MS		1000000LL
+#define US		1000LL
+#define MAX_N		64
+#define MAX_ROUNDS	15
+#define MAX_SIZES	8
+
+enum { RBS, DL, NR_KINDS };
+static const char *const kind_name[NR_KINDS] = { "RBS", "DEADLINE" };
+static const long long units[] = { 1 * MS, 100 * US };
+#define NR_UNITS	2
+
+static int cpu, secs = 5;
+static long long io_base_ppm;
+static volatile unsigned long long *count;	/* MAX_N + 1, shared */
+
+/* Sum of the admitted ppm over every CPU (sched_ms_bandwidth). */
+static long long used_ppm(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/sched_ms_bandwidth", "r");
+	long long used = 0, u, t;
+	int c;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, " cpu%d %lld %lld", &c, &u, &t) == 3)
+		used += u;
+	fclose(f);
+	return used;
+}
+
+/* CPU's local timer interrupts so far (/proc/interrupts, LOC), or -1. */
+static long long timer_irqs(void)
+{
+	char line[1024], *p, *end;
+	long long n = -1, v;
+	FILE *f = fopen("/proc/interrupts", "r");
+	int i;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "LOC:");
+		if (!p)
+			continue;
+		p += 4;
+		for (i = 0; i <= cpu; i++, p = end) {
+			v = strtoll(p, &end, 10);
+			if (end == p)
+				break;
+			if (i == cpu)
+				n = v;
+		}
+		break;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * A counting thread @i on CPU: in @kind with @C every @T, or SCHED_OTHER
+ * if @C is 0. Says '1' on @fd once there, '0' if refused.
+ */
+static void __attribute__((noreturn))
+counter(int fd, int i, int kind, long long C, long long T)
+{
+	struct sched_attr a = { .size = sizeof(a) };
+	cpu_set_t set;
+	char ok = '1';
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (C && kind == RBS) {
+		a.sched_policy = SCHED_RBS;
+		a.sched_runtime = C;
+		a.sched_period = T;
+	} else if (C) {
+		a.sched_policy = SCHED_DEADLINE;
+		a.sched_runtime = C;
+		a.sched_deadline = T;
+		a.sched_period = T;
+	} else {
+		a.sched_policy = SCHED_OTHER;
+	}
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    syscall(SYS_sched_setattr, 0, &a, 0))
+		ok = '0';
+	if (write(fd, &ok, 1) != 1 || ok != '1')
+		_exit(1);
+	close(fd);
+	for (;;)
+		count[i]++;
+}
+
+static pid_t start_counter(int i, int kind, long long C, long long T)
+{
+	char ok = '0';
+	int fd[2];
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		close(fd[0]);
+		counter(fd[1], i, kind, C, T);
+	}
+	close(fd[1]);
+	if (pid < 0 || read(fd[0], &ok, 1) != 1 || ok != '1') {
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		pid = -1;
+	}
+	close(fd[0]);
+	return pid;
+}
+
+static unsigned long long total(int n)
+{
+	unsigned long long s = 0;
+	int i;
+
+	for (i = 0; i <= n; i++)
+		s += count[i];
+	return s;
+}
+
+/*
+ * One window: @n threads of @kind with @C every @T (none if @n is 0) and
+ * the SCHED_OTHER one. Returns the count per second, or -1; the CPU's
+ * timer interrupts a second in @irq.
+ */
+static double window(int n, int kind, long long C, long long T, double *irq)
+{
+	static pid_t pid[MAX_N + 1];
+	long long base = used_ppm(), t0, t1, i0, i1;
+	unsigned long long c0, c1;
+	double rate = -1;
+	int i, started = 0;
+
+	memset((void *)count, 0, (MAX_N + 1) * sizeof(*count));
+	for (i = 0; i < n; i++) {
+		pid[i] = start_counter(i, kind, C, T);
+		if (pid[i] < 0) {
+			fprintf(stderr, "rbs_overhead: %d %s threads of %lld us every %lld us: the %dth was refused\n",
+				n, kind_name[kind], C / US, T / US, i + 1);
+			goto out;
+		}
+		started++;
+	}
+	pid[n] = start_counter(n, kind, 0, 0);
+	if (pid[n] < 0)
+		goto out;
+	started++;
+	usleep(300000);
+	c0 = total(n);
+	i0 = timer_irqs();
+	t0 = now_ns();
+	usleep(secs * 1000000);
+	c1 = total(n);
+	i1 = timer_irqs();
+	t1 = now_ns();
+	rate = (c1 - c0) * 1e9 / (t1 - t0);
+	*irq = (i1 - i0) * 1e9 / (t1 - t0);
+out:
+	for (i = 0; i < started; i++) {
+		kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
+	}
+	/* a thread killed while throttled holds its bandwidth till it runs */
+	for (i = 0; i < 2000 && used_ppm() > base + 2 * MAX_N; i++)
+		usleep(1000);
+	return rate;
+}
+
+/*
+ * io: Quest's figures 4 and 5, with a unix socket for the network. A
+ * client in a reservation of 2 ms every 10 ms sends requests of 64
+ * bytes, one after the other, over a SOCK_SEQPACKET pair to a server
+ * thread that runs IO_BENCH_WORK of work for each and answers. The
+ * server is a PIBS I/O server of 10% (MS_FLAG_RBS_IO, its own period
+ * 1 s, so it runs at the client's 10 ms), then a sporadic server of the
+ * same utilisation, 1 ms every 10 ms, in interleaved rounds; a
+ * SCHED_OTHER thread counts beside them, as in the other benchmark.
+ * Over each window: the requests served a second; the server's and the
+ * client's CPU; the server's class events a second (chunks that ran
+ * out, splits and merges, replenishments merged into a full queue, for
+ * the sporadic server; requests taken and budgets that ran out, for
+ * PIBS); and the cost: the counting thread's lost work, against its
+ * rate alone, less what the server and the client ran.
+ */
+#define IO_BENCH_WORK	(20 * US)
+
+static const char *const io_kind[] = { "PIBS 10%", "sporadic 1ms/10ms" };
+
+static long long sched_ll(pid_t pid, const char *key)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	return sched_file_ll(path, key);
+}
+
+/* The server's class events so far. */
+static long long io_events(pid_t pid, int pibs)
+{
+	if (pibs)
+		return sched_ll(pid, "ms.rbs.nr_request") +
+		       sched_ll(pid, "ms.rbs.nr_exhausted");
+	return sched_ll(pid, "ms.rbs.nr_exhausted") +
+	       sched_ll(pid, "ms.rbs.nr_split") +
+	       sched_ll(pid, "ms.rbs.nr_merge") +
+	       sched_ll(pid, "ms.rbs.nr_full");
+}
+
+static void __attribute__((noreturn))
+io_peer(int fd, int ready, int server, int pibs)
+{
+	struct sched_attr a = { .size = sizeof(a), .sched_policy = SCHED_RBS };
+	char buf[64] = { 0 }, ok = '1';
+	cpu_set_t set;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (server && pibs) {
+		a.sched_runtime = 100 * MS;
+		a.sched_period = 1000 * MS;
+		a.sched_ms_flags = MS_FLAG_RBS_IO;
+	} else if (server) {
+		a.sched_runtime = 1 * MS;
+		a.sched_period = 10 * MS;
+	} else {
+		a.sched_runtime = 2 * MS;
+		a.sched_period = 10 * MS;
+	}
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    syscall(SYS_sched_setattr, 0, &a, 0))
+		ok = '0';
+	if (write(ready, &ok, 1) != 1 || ok != '1')
+		_exit(1);
+	close(ready);
+	for (;;) {
+		if (server) {
+			if (recv(fd, buf, sizeof(buf), 0) <= 0)
+				_exit(0);
+			spin_cpu_ns(IO_BENCH_WORK);
+			if (send(fd, buf, sizeof(buf), 0) <= 0)
+				_exit(0);
+			continue;
+		}
+		if (send(fd, buf, sizeof(buf), 0) <= 0 ||
+		    recv(fd, buf, sizeof(buf), 0) <= 0)
+			_exit(0);
+		count[1]++;	/* requests answered */
+	}
+}
+
+static pid_t io_peer_start(int fd, int server, int pibs)
+{
+	char ok = '0';
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		close(p[0]);
+		io_peer(fd, p[1], server, pibs);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &ok, 1) != 1 || ok != '1') {
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		pid = -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+struct io_result {
+	double reqs, server, client, events, cost;
+};
+
+/* One window of the I/O server of kind @pibs; 0, or -1. */
+static int io_window(int pibs, double base, struct io_result *r)
+{
+	pid_t pid[3] = { -1, -1, -1 };
+	long long t0, t1, e0, e1, s0, s1, c0, c1;
+	unsigned long long n0, n1, w0, w1;
+	int sv[2], i, ret = -1;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv))
+		return -1;
+	memset((void *)count, 0, (MAX_N + 1) * sizeof(*count));
+	pid[0] = start_counter(0, RBS, 0, 0);
+	pid[1] = io_peer_start(sv[1], 1, pibs);
+	pid[2] = io_peer_start(sv[0], 0, pibs);
+	close(sv[0]);
+	close(sv[1]);
+	if (pid[0] < 0 || pid[1] < 0 || pid[2] < 0) {
+		fprintf(stderr, "rbs_overhead: io: %s: a thread was refused its class\n",
+			io_kind[!pibs]);
+		goto out;
+	}
+	usleep(300000);
+	w0 = count[0];
+	n0 = count[1];
+	s0 = cpu_ns(pid[1]);
+	c0 = cpu_ns(pid[2]);
+	e0 = io_events(pid[1], pibs);
+	t0 = now_ns();
+	usleep(secs * 1000000);
+	w1 = count[0];
+	n1 = count[1];
+	s1 = cpu_ns(pid[1]);
+	c1 = cpu_ns(pid[2]);
+	e1 = io_events(pid[1], pibs);
+	t1 = now_ns();
+	r->reqs = (n1 - n0) * 1e9 / (t1 - t0);
+	r->server = 100.0 * (s1 - s0) / (t1 - t0);
+	r->client = 100.0 * (c1 - c0) / (t1 - t0);
+	r->events = (e1 - e0) * 1e9 / (t1 - t0);
+	r->cost = 100.0 * (1 - (w1 - w0) * 1e9 / (t1 - t0) / base) -
+		  r->server - r->client;
+	ret = 0;
+out:
+	for (i = 0; i < 3; i++)
+		if (pid[i] > 0) {
+			kill(pid[i], SIGKILL);
+			waitpid(pid[i], NULL, 0);
+		}
+	for (i = 0; i < 2000 && used_ppm() > io_base_ppm + 2; i++)
+		usleep(1000);
+	return ret;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_d);
+	return v[n / 2];
+}
+
+static double med_of(struct io_result *r, int n, size_t off)
+{
+	double v[MAX_ROUNDS];
+	int i;
+
+	for (i = 0; i < n; i++)
+		v[i] = *(double *)((char *)&r[i] + off);
+	return median(v, n);
+}
+
+#define IO_MED(r, n, f)	med_of(r, n, offsetof(struct io_result, f))
+
+static int io_bench(int rounds)
+{
+	static struct io_result res[2][MAX_ROUNDS];
+	double base, dummy;
+	int r, k;
+
+	io_base_ppm = used_ppm();
+	printf("# rbs_overhead io: cpu%d, %d rounds, %d s windows; a client of 2 ms every 10 ms, requests of %lld us of work over a unix socket\n",
+	       cpu, rounds, secs, IO_BENCH_WORK / US);
+	for (r = 0; r < rounds; r++) {
+		base = window(0, RBS, 0, 0, &dummy);
+		if (base <= 0)
+			return 1;
+		for (k = 0; k < 2; k++) {
+			if (io_window(!k, base, &res[k][r]))
+				return 1;
+			printf("# round %d: %s: %.0f requests/s, server %.1f%%, client %.1f%%, %.0f class events/s, cost %.2f%%\n",
+			       r + 1, io_kind[k], res[k][r].reqs,
+			       res[k][r].server, res[k][r].client,
+			       res[k][r].events, res[k][r].cost);
+			fflush(stdout);
+		}
+	}
+	printf("%-20s %11s %9s %9s %9s %8s\n", "server (medians)",
+	       "requests/s", "server %", "client %", "events/s", "cost %");
+	for (k = 0; k < 2; k++)
+		printf("%-20s %11.0f %9.1f %9.1f %9.0f %8.2f\n", io_kind[k],
+		       IO_MED(res[k], rounds, reqs),
+		       IO_MED(res[k], rounds, server),
+		       IO_MED(res[k], rounds, client),
+		       IO_MED(res[k], rounds, events),
+		       IO_MED(res[k], rounds, cost));
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static double loss[NR_UNITS][MAX_SIZES][NR_KINDS][MAX_ROUNDS];
+	static double irq[NR_UNITS][MAX_SIZES][NR_KINDS][MAX_ROUNDS];
+	int sizes[MAX_SIZES] = { 1, 4, 8, 16, 24, 64 }, nsizes = 6;
+	struct sched_param sp = { .sched_priority = 99 };
+	int rounds = 3, opt, r, s, u, k, i, io = 0;
+	double base, rate, dummy, m[NR_KINDS];
+	cpu_set_t set;
+
+	while ((opt = getopt(argc, argv, "c:r:w:")) != -1) {
+		if (opt == 'c')
+			cpu = atoi(optarg);
+		else if (opt == 'r')
+			rounds = atoi(optarg);
+		else if (opt == 'w')
+			secs = atoi(optarg);
+		else
+			goto usage;
+	}
+	if (optind < argc && !strcmp(argv[optind], "io"))
+		io = 1;
+	else if (optind < argc)
+		for (nsizes = 0; optind < argc && nsizes < MAX_SIZES; optind++)
+			sizes[nsizes++] = atoi(argv[optind]);
+	if (optind < argc && !io)
+		goto usage;
+	for (s = 0; s < nsizes; s++)
+		if (sizes[s] < 1 || sizes[s] > MAX_N)
+			goto usage;
+	if (rounds < 1 || rounds > MAX_ROUNDS || secs < 1)
+		goto usage;
+	count = mmap(NULL, (MAX_N + 1) * sizeof(*count),
+		     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (count == MAP_FAILED)
+		return 1;
+	/* the caller: above SCHED_OTHER, below the classes measured */
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		perror("rbs_overhead: cpu and SCHED_FIFO for the caller");
+		return 1;
+	}
+	if (io)
+		return io_bench(rounds);
+	printf("# rbs_overhead: cpu%d, %d rounds, %d s windows; N threads of u every 2.5 N u (40%%) and a SCHED_OTHER one\n",
+	       cpu, rounds, secs);
+	for (r = 0; r < rounds; r++) {
+		for (u = 0; u < NR_UNITS; u++) {
+			base = window(0, RBS, 0, 0, &dummy);
+			if (base <= 0)
+				return 1;
+			printf("# round %d: SCHED_OTHER alone counts %.0f a second\n",
+			       r + 1, base);
+			for (s = 0; s < nsizes; s++)
+				for (i = 0; i < NR_KINDS; i++) {
+					long long C = units[u];
+					long long T = C * sizes[s] * 5 / 2;
+
+					k = (i + r) % NR_KINDS;
+					rate = window(sizes[s], k, C, T,
+						      &irq[u][s][k][r]);
+					if (rate < 0)
+						return 1;
+					loss[u][s][k][r] = 100.0 * (1 - rate / base);
+					printf("# round %d: %s, %d of %lld us every %lld us: %.2f%% less work, %.0f timer interrupts/s\n",
+					       r + 1, kind_name[k], sizes[s],
+					       C / US, T / US, loss[u][s][k][r],
+					       irq[u][s][k][r]);
+					fflush(stdout);
+				}
+		}
+	}
+	printf("%-7s %4s %12s %12s %9s %9s %s\n", "unit", "N", "RBS loss %",
+	       "DL loss %", "RBS irq/s", "DL irq/s", "RBS <= DL");
+	for (u = 0; u < NR_UNITS; u++)
+		for (s = 0; s < nsizes; s++) {
+			for (k = 0; k < NR_KINDS; k++)
+				m[k] = median(loss[u][s][k], rounds);
+			printf("%-7s %4d %12.2f %12.2f %9.0f %9.0f %s\n",
+			       u ? "100 us" : "1 ms", sizes[s], m[RBS], m[DL],
+			       median(irq[u][s][RBS], rounds),
+			       median(irq[u][s][DL], rounds),
+			       m[RBS] <= m[DL] ? "yes" : "no");
+		}
+	return 0;
+usage:
+	fprintf(stderr, "usage: rbs_overhead [-c CPU] [-r ROUNDS (1-%d)] [-w SECS] [N (1-%d) ...]\n"
+		"       rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] io\n",
+		MAX_ROUNDS, MAX_N);
+	return 2;
+}
