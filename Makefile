@@ -42,8 +42,8 @@ stress-baseline:
 # SCHED_DEADLINE), in a one-CPU boot; Documentation/scheduler/sched-rbs.rst
 # has the tables and their time.
 bench-rbs: build
-	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --timeout 3600 -- \
-		sh -c '/tests/rbs_overhead io && /tests/rbs_overhead'
+	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --timeout 2400 -- \
+		sh -c '/tests/rbs_overhead io && /tests/rbs_overhead -w 3'
 
 # For a machine booted into the patched kernel (README, "On real hardware"):
 # schedctl in PREFIX/bin, its manual page, and the static test programs and
