@@ -117,19 +117,34 @@ static long long timer_irqs(void)
 }
 
 /*
- * A counting thread @i on CPU: in @kind with @C every @T, or SCHED_OTHER
- * if @C is 0. Says '1' on @fd once there, '0' if refused.
+ * In a child: dies with its parent, runs on CPU with @a, and says '1' on
+ * @fd once there; says '0' and exits if refused.
  */
-static void __attribute__((noreturn))
-counter(int fd, int i, int kind, long long C, long long T)
+static void enter(int fd, struct sched_attr *a)
 {
-	struct sched_attr a = { .size = sizeof(a) };
 	cpu_set_t set;
 	char ok = '1';
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    syscall(SYS_sched_setattr, 0, a, 0))
+		ok = '0';
+	if (write(fd, &ok, 1) != 1 || ok != '1')
+		_exit(1);
+	close(fd);
+}
+
+/*
+ * A counting thread @i on CPU: in @kind with @C every @T, or SCHED_OTHER
+ * if @C is 0.
+ */
+static void __attribute__((noreturn))
+counter(int fd, int i, int kind, long long C, long long T)
+{
+	struct sched_attr a = { .size = sizeof(a) };
+
 	if (C && kind == RBS) {
 		a.sched_policy = SCHED_RBS;
 		a.sched_runtime = C;
@@ -142,17 +157,23 @@ counter(int fd, int i, int kind, long long C, long long T)
 	} else {
 		a.sched_policy = SCHED_OTHER;
 	}
-	if (sched_setaffinity(0, sizeof(set), &set) ||
-	    syscall(SYS_sched_setattr, 0, &a, 0))
-		ok = '0';
-	if (write(fd, &ok, 1) != 1 || ok != '1')
-		_exit(1);
-	close(fd);
+	enter(fd, &a);
 	for (;;)
 		count[i]++;
 }
 
-static pid_t start_counter(int i, int kind, long long C, long long T)
+static void __attribute__((noreturn))
+io_peer(int fd, int ready, int server, int pibs);
+
+/* A child: a counter (@sock < 0), or an I/O peer on @sock. */
+struct child {
+	int i, kind;
+	long long C, T;
+	int sock, server, pibs;
+};
+
+/* Fork @c; its pid once it is in its class, or -1 (it is reaped). */
+static pid_t start_child(const struct child *c)
 {
 	char ok = '0';
 	int fd[2];
@@ -163,7 +184,9 @@ static pid_t start_counter(int i, int kind, long long C, long long T)
 	pid = fork();
 	if (!pid) {
 		close(fd[0]);
-		counter(fd[1], i, kind, C, T);
+		if (c->sock < 0)
+			counter(fd[1], c->i, c->kind, c->C, c->T);
+		io_peer(c->sock, fd[1], c->server, c->pibs);
 	}
 	close(fd[1]);
 	if (pid < 0 || read(fd[0], &ok, 1) != 1 || ok != '1') {
@@ -175,6 +198,13 @@ static pid_t start_counter(int i, int kind, long long C, long long T)
 	}
 	close(fd[0]);
 	return pid;
+}
+
+static pid_t start_counter(int i, int kind, long long C, long long T)
+{
+	struct child c = { .i = i, .kind = kind, .C = C, .T = T, .sock = -1 };
+
+	return start_child(&c);
 }
 
 static unsigned long long total(int n)
@@ -284,12 +314,8 @@ static void __attribute__((noreturn))
 io_peer(int fd, int ready, int server, int pibs)
 {
 	struct sched_attr a = { .size = sizeof(a), .sched_policy = SCHED_RBS };
-	char buf[64] = { 0 }, ok = '1';
-	cpu_set_t set;
+	char buf[64] = { 0 };
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
 	if (server && pibs) {
 		a.sched_runtime = 100 * MS;
 		a.sched_period = 1000 * MS;
@@ -301,12 +327,7 @@ io_peer(int fd, int ready, int server, int pibs)
 		a.sched_runtime = 2 * MS;
 		a.sched_period = 10 * MS;
 	}
-	if (sched_setaffinity(0, sizeof(set), &set) ||
-	    syscall(SYS_sched_setattr, 0, &a, 0))
-		ok = '0';
-	if (write(ready, &ok, 1) != 1 || ok != '1')
-		_exit(1);
-	close(ready);
+	enter(ready, &a);
 	for (;;) {
 		if (server) {
 			if (recv(fd, buf, sizeof(buf), 0) <= 0)
@@ -323,29 +344,11 @@ io_peer(int fd, int ready, int server, int pibs)
 	}
 }
 
-static pid_t io_peer_start(int fd, int server, int pibs)
+static pid_t io_peer_start(int sock, int server, int pibs)
 {
-	char ok = '0';
-	int p[2];
-	pid_t pid;
+	struct child c = { .sock = sock, .server = server, .pibs = pibs };
 
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (!pid) {
-		close(p[0]);
-		io_peer(fd, p[1], server, pibs);
-	}
-	close(p[1]);
-	if (pid < 0 || read(p[0], &ok, 1) != 1 || ok != '1') {
-		if (pid > 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, NULL, 0);
-		}
-		pid = -1;
-	}
-	close(p[0]);
-	return pid;
+	return start_child(&c);
 }
 
 struct io_result {
