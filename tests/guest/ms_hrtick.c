@@ -306,7 +306,7 @@ int main(int argc, char **argv)
 	if (!classes[cls].bvt) {
 		printf("bounds: NO_HRTICK median >= 900 us and no hrtick; HRTICK median <= %lld us and at most 3 hrtick expiries per turn\n",
 		       TURN_NS * 3 / 2 / 1000);
-		return off.median >= 900000 && !off.hrticks &&
+		return off.median >= TICK_NS * 9 / 10 && !off.hrticks &&
 		       on.median <= TURN_NS * 3 / 2 &&
 		       on.hrticks <= 3 * on.turns ? 0 : 1;
 	}
@@ -317,7 +317,7 @@ int main(int argc, char **argv)
 	bound = (2 * BVT_C_NS + 2 * (on.late + on.lat)) * 5 / 4;
 	printf("bounds: NO_HRTICK median >= 900 us and no hrtick; HRTICK median under NO_HRTICK's and <= 5/4 (2C + 2 (%lld + %lld)) = %lld us, at least half the turns ended at an hrtick, at most 3 hrtick expiries per turn\n",
 	       on.late / 1000, on.lat / 1000, bound / 1000);
-	return off.median >= 900000 && !off.hrticks &&
+	return off.median >= TICK_NS * 9 / 10 && !off.hrticks &&
 	       on.median < off.median && on.median <= bound &&
 	       2 * on.at_hrtick >= on.turns &&
 	       on.hrticks <= 3 * on.turns ? 0 : 1;
