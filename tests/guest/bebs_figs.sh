@@ -248,17 +248,28 @@ sumf() {
 # quicker than Linux, where the task is always preempted by real-time
 # tasks". Mainline's mean grows with the real-time load, BEBS's does not
 # (its wakeup deadline, a short period after it wakes, is earlier than a
-# real-time job's): with 2 to 4 real-time tasks (30-60%), BEBS's mean is
-# under half of either mainline's. With 1 they differ less.
+# real-time job's). What mainline adds: a request that lands in a job
+# waits for the rest of it, sum C^2 / 2T over the tasks (jobs of 10% of
+# 15, 30, 45 and 60 ms), 225 us with 2 tasks, 450 with 3 and 750 with 4,
+# more where jobs chain. The test task's own response under TCG is 150
+# to 450 us (figure 6's runs without real-time tasks), so with 3 and 4
+# tasks BEBS's mean is under half of either mainline's; with 2 it is
+# below both (a fresh-clone run read 306 us against 593 and 665). With 1
+# they differ less.
 f7=0
 for n in 2 3 4; do
 	b=$(med bebs int $n 1 mean_us) f=$(med fifo int $n 1 mean_us) d=$(med dl int $n 1 mean_us)
-	[ "$b" -ge 0 ] && [ $((2 * b)) -le "$f" ] && [ $((2 * b)) -le "$d" ] || f7=1
+	if [ $n -eq 2 ]; then
+		[ "$b" -ge 0 ] && [ "$b" -lt "$f" ] && [ "$b" -lt "$d" ] || f7=1
+	else
+		[ "$b" -ge 0 ] && [ $((2 * b)) -le "$f" ] && [ $((2 * b)) -le "$d" ] || f7=1
+	fi
 done
+f7msg="bebs: figure 7, an interactive BEBS task's mean response beside a hog and 3 or 4 periodic tasks (jobs of 10%, 17% reserved) is under half of a SCHED_OTHER task's beside the same tasks as SCHED_FIFO (rate-monotonic) and as SCHED_DEADLINE, and below both with 2 (medians of 3 interleaved rounds)"
 if [ $f7 -eq 0 ]; then
-	ok "bebs: figure 7, an interactive BEBS task's mean response beside a hog and 2, 3 or 4 periodic tasks (jobs of 10%, 17% reserved) is under half of a SCHED_OTHER task's beside the same tasks as SCHED_FIFO (rate-monotonic) and as SCHED_DEADLINE (medians of 3 interleaved rounds)"
+	ok "$f7msg"
 else
-	notok "bebs: figure 7, an interactive BEBS task's mean response beside a hog and 2, 3 or 4 periodic tasks (jobs of 10%, 17% reserved) is under half of a SCHED_OTHER task's beside the same tasks as SCHED_FIFO (rate-monotonic) and as SCHED_DEADLINE (medians of 3 interleaved rounds)"
+	notok "$f7msg"
 fi
 # The real-time tasks keep their deadlines under BEBS as well as under
 # SCHED_DEADLINE, the mainline class that enforces the same budgets: no
