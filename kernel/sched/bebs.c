@@ -91,7 +91,6 @@
 #include <linux/mmu_context.h>
 #include <linux/sched/signal.h>
 #include <linux/sysctl.h>
-#include <linux/task_work.h>
 
 #include "sched.h"
 
@@ -421,60 +420,22 @@ static const char *const bebs_miss_name[] = {
 };
 
 /*
- * What a periodic task's work does when it next returns to user mode,
- * where it may sleep and signal (bits of sched_ms_run's work_pending).
- *
- * BEBS_WORK_OVERRUN: a task that asked for it (MS_FLAG_BEBS_OVERRUN)
+ * The class's part of the common task work (ms_queue_work()), when the
+ * task next returns to user mode, where it may signal:
+ * MS_WORK_BEBS_OVERRUN, a task that asked for it (MS_FLAG_BEBS_OVERRUN)
  * learns of an overrun as a SCHED_DEADLINE task with
  * SCHED_FLAG_DL_OVERRUN does: its process gets SIGXCPU. Signals cannot be
  * sent under the runqueue's lock, so the work sends it when the task
  * returns to user mode, which is where its next job starts (fair.c queues
  * its NUMA work the same way, from the tick). Overruns while it is
- * pending are one signal, as a standard signal pending twice is one.
- *
- * BEBS_WORK_PLACE: the tick found the task on a CPU other than its
- * reservation's (ms_place() could not move it: it ran with migration
- * disabled, or its wakeup was on its way there); the work moves it.
+ * pending are one signal, as a standard signal pending twice is one. As
+ * SCHED_DEADLINE, only a task that still has the flag is signalled.
  */
-enum {
-	BEBS_WORK_QUEUED,
-	BEBS_WORK_OVERRUN,
-	BEBS_WORK_PLACE,
-};
-
-static void bebs_task_work(struct callback_head *work)
+static void bebs_task_work(struct task_struct *p, unsigned long what)
 {
-	unsigned long what = xchg(&current->ms.run.work_pending, 0);
-
-	/*
-	 * Not for a thread on its way out (exit_task_work() runs the work:
-	 * the process goes on) or one that has since left the class or
-	 * dropped the flag, as SCHED_DEADLINE signals only a task that still
-	 * is one.
-	 */
-	if ((current->flags & PF_EXITING) || current->policy != SCHED_BEBS)
-		return;
-	if (what & BIT(BEBS_WORK_PLACE))
-		ms_place(current);
-	if ((what & BIT(BEBS_WORK_OVERRUN)) &&
-	    (READ_ONCE(current->ms.flags) & MS_FLAG_BEBS_OVERRUN))
-		do_send_sig_info(SIGXCPU, SEND_SIG_PRIV, current, PIDTYPE_TGID);
-}
-
-static void bebs_queue_work(struct task_struct *p, int what)
-{
-	struct sched_ms_run *run = &p->ms.run;
-
-	if ((p->flags & PF_KTHREAD) || test_and_set_bit(what, &run->work_pending) ||
-	    test_and_set_bit(BEBS_WORK_QUEUED, &run->work_pending))
-		return;
-	init_task_work(&run->work, bebs_task_work);
-	/*
-	 * No allocation under the rq lock (TWAF_NO_ALLOC, as core.c's
-	 * mm_cid work); -ESRCH: the task is exiting and will not need it.
-	 */
-	if (task_work_add(p, &run->work, TWA_RESUME | TWAF_NO_ALLOC))
-		WRITE_ONCE(run->work_pending, 0);
+	if ((what & BIT(MS_WORK_BEBS_OVERRUN)) &&
+	    (READ_ONCE(p->ms.flags) & MS_FLAG_BEBS_OVERRUN))
+		do_send_sig_info(SIGXCPU, SEND_SIG_PRIV, p, PIDTYPE_TGID);
 }
 
 /* A periodic task's job missed its deadline at @now. */
@@ -485,7 +446,7 @@ static void bebs_miss(struct sched_bebs_entity *se, u64 now,
 	trace_bebs_miss(bebs_task_of(se), se->deadline, now, bebs_miss_name[why]);
 	if (why == BEBS_MISS_OVERRUN &&
 	    (bebs_task_of(se)->ms.flags & MS_FLAG_BEBS_OVERRUN))
-		bebs_queue_work(bebs_task_of(se), BEBS_WORK_OVERRUN);
+		ms_queue_work(bebs_task_of(se), MS_WORK_BEBS_OVERRUN);
 }
 
 /*
@@ -1095,7 +1056,7 @@ static void task_tick_bebs(struct rq *rq, struct task_struct *p, int queued)
 	/* a periodic task away from its reservation's CPU goes back */
 	if (bebs_se(p)->periodic && READ_ONCE(p->ms.run.resv_bw) &&
 	    READ_ONCE(p->ms.run.resv_cpu) != cpu_of(rq))
-		bebs_queue_work(p, BEBS_WORK_PLACE);
+		ms_queue_work(p, MS_WORK_PLACE);
 }
 
 /* EDF: a woken or released server preempts one with a later deadline. */
@@ -1345,6 +1306,7 @@ const struct ms_class ms_bebs_class = {
 	.nr_running	= bebs_nr_running,
 	.bandwidth	= bebs_bandwidth,
 	.bw_free	= bebs_bw_free,
+	.task_work	= bebs_task_work,
 	.reservation_flags = MS_FLAG_BEBS_PERIODIC | MS_FLAG_BEBS_OVERRUN,
 #ifdef CONFIG_SYSCTL
 	.sysctls	= bebs_sysctls,

@@ -30,6 +30,7 @@
 #include <linux/cpu.h>
 #include <linux/mmu_context.h>
 #include <linux/sysctl.h>
+#include <linux/task_work.h>
 #include <linux/seq_file.h>
 #include <linux/stop_machine.h>
 #include <linux/sched/signal.h>
@@ -912,6 +913,57 @@ void ms_place(struct task_struct *p)
 {
 }
 #endif /* CONFIG_SMP */
+
+static void ms_task_work(struct callback_head *work)
+{
+	unsigned long what = xchg(&current->ms.run.work_pending, 0);
+	const struct ms_class *c;
+
+	/*
+	 * Not for a thread on its way out (exit_task_work() runs the work:
+	 * the process goes on) or one that has since left the classes; a
+	 * class's bits go to the class it is in now.
+	 */
+	if ((current->flags & PF_EXITING) || !ms_policy(current->policy))
+		return;
+	if (what & BIT(MS_WORK_PLACE))
+		ms_place(current);
+	c = ms_class_of(current->policy);
+	if (c && c->task_work && (what & ~(BIT(MS_WORK_CLASS) - 1)))
+		c->task_work(current, what);
+}
+
+/**
+ * ms_queue_work - have @p do @what when it next returns to user mode
+ * @p:		the task, its rq locked
+ * @what:	an MS_WORK_* bit
+ *
+ * For what the scheduler cannot do under the rq lock: a task's move to
+ * its reservation's CPU, which ms_place() could not make (the task ran
+ * with migration disabled, its wakeup was on its way elsewhere, or a
+ * priority-inheritance boost took it to another CPU in the class it was
+ * boosted to), found from the tick; and the classes' own work (BEBS's
+ * SIGXCPU at an overrun). The work is @p's struct sched_ms_run's @work,
+ * outside the class state, which another class may clear while it is
+ * queued; @work_pending's bits are set under the rq lock and cleared by
+ * the work. Kernel threads, which never return to user mode, get none:
+ * one goes to its reservation's CPU at its next wakeup.
+ */
+void ms_queue_work(struct task_struct *p, int what)
+{
+	struct sched_ms_run *run = &p->ms.run;
+
+	if ((p->flags & PF_KTHREAD) || test_and_set_bit(what, &run->work_pending) ||
+	    test_and_set_bit(MS_WORK_QUEUED, &run->work_pending))
+		return;
+	init_task_work(&run->work, ms_task_work);
+	/*
+	 * No allocation under the rq lock (TWAF_NO_ALLOC, as core.c's
+	 * mm_cid work); -ESRCH: the task is exiting and will not need it.
+	 */
+	if (task_work_add(p, &run->work, TWA_RESUME | TWAF_NO_ALLOC))
+		WRITE_ONCE(run->work_pending, 0);
+}
 
 /* @p is dead, or left for good: release what it holds. */
 void ms_release(struct task_struct *p)

@@ -209,6 +209,9 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  *		tasks may have on one CPU (Liu and Layland's bound), which
  *		its reservations and all others admitted on the CPU must
  *		stay within (ms_bw_admit()); optional
+ * @task_work:	the class's part of the task work (ms_queue_work()): the
+ *		bits of @what from MS_WORK_CLASS on, for @p, current, in
+ *		process context on its way to user mode; optional
  *
  * One per class, defined in the class's file; multisched.c collects them
  * in ms_classes[], in the order of the class hierarchy. The class keeps
@@ -236,6 +239,20 @@ struct ms_class {
 	u32				reservation_flags;
 	u64	(*bw_free)(void);
 	u64	(*rm_bound)(unsigned int n);
+	void	(*task_work)(struct task_struct *p, unsigned long what);
+};
+
+/*
+ * What a task's work (ms_queue_work()) is to do, bits of struct
+ * sched_ms_run's @work_pending: whether it is queued; move the task to
+ * its reservation's CPU (ms_place()); and, from MS_WORK_CLASS on, what
+ * the class's ->task_work() does.
+ */
+enum {
+	MS_WORK_QUEUED,
+	MS_WORK_PLACE,
+	MS_WORK_CLASS,
+	MS_WORK_BEBS_OVERRUN = MS_WORK_CLASS,	/* SIGXCPU (bebs.c) */
 };
 
 struct root_domain;
@@ -336,6 +353,7 @@ void ms_update_util(struct rq *rq, bool running);
 void ms_tick_util(struct rq *rq);
 int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr);
 void ms_place(struct task_struct *p);
+void ms_queue_work(struct task_struct *p, int what);
 void ms_release(struct task_struct *p);
 void ms_migrate_reservation(struct task_struct *p, int cpu);
 int ms_check_affinity(struct task_struct *p, const struct cpumask *mask);

@@ -556,6 +556,19 @@ static inline void rbs_merged(struct sched_rbs_entity *se, unsigned int len,
 	trace_rbs_merge(rbs_task_of(se), now, len - se->ss.len, se->ss.q[0].b);
 }
 
+/*
+ * Algorithm 13 for @se, which wakes at @now: with capacity, its head
+ * chunk is used from now on, and the chunks due before it would run out
+ * join it.
+ */
+static void rbs_unblock(struct sched_rbs_entity *se, u64 now)
+{
+	unsigned int len = se->ss.len;
+
+	rbs_ss_unblock(&se->ss, now);
+	rbs_merged(se, len, now);
+}
+
 /* @se uses its head chunk from @now on (rbs_ss_start()). */
 static void rbs_begin(struct sched_rbs_entity *se, u64 now)
 {
@@ -1069,7 +1082,6 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 	struct sched_rbs_entity *se = rbs_se(p);
 	struct rbs_rq *rrq = rbs_rq_of(rq);
 	u64 now = rq_clock(rq);
-	unsigned int len;
 
 	if (WARN_ON_ONCE(!p->ms.runtime || !p->ms.period))
 		return;
@@ -1085,9 +1097,7 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 		rbs_io_request(rrq, se, p, now, !(flags & ENQUEUE_WAKEUP));
 		rbs_io_update(se, now);
 	} else if (flags & ENQUEUE_WAKEUP) {
-		len = se->ss.len;
-		rbs_ss_unblock(&se->ss, now);
-		rbs_merged(se, len, now);
+		rbs_unblock(se, now);
 	}
 	se->throttled = rbs_capacity(se, now) <= 0;
 	se->seq = rrq->seq++;
@@ -1192,7 +1202,9 @@ static void set_next_task_rbs(struct rq *rq, struct task_struct *p, bool first)
 /*
  * The tick charges the running task, and arms its budget timer if
  * nothing did (a task given budget back while it ran, with the switch
- * that would have armed it skipped as the same task was picked).
+ * that would have armed it skipped as the same task was picked). A task
+ * that runs on a CPU other than its reservation's, where its bandwidth
+ * is not counted, is sent back.
  */
 static void task_tick_rbs(struct rq *rq, struct task_struct *p, int queued)
 {
@@ -1203,6 +1215,10 @@ static void task_tick_rbs(struct rq *rq, struct task_struct *p, int queued)
 	if (se->on_rq && !se->throttled &&
 	    !hrtimer_active(&rbs_rq_of(rq)->budget_timer))
 		rbs_arm_budget(rq, se);
+	/* away from its reservation's CPU (see ms_queue_work()): it goes back */
+	if (READ_ONCE(p->ms.run.resv_bw) &&
+	    READ_ONCE(p->ms.run.resv_cpu) != cpu_of(rq))
+		ms_queue_work(p, MS_WORK_PLACE);
 }
 
 static void wakeup_preempt_rbs(struct rq *rq, struct task_struct *p, int flags)

@@ -257,26 +257,6 @@ static void test_admit(void)
 	      now, base);
 }
 
-/* The CPU @pid last ran on (field 39 of /proc/PID/stat), or -1. */
-static int stat_cpu(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	int field, c = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-	for (field = 2; p && field < 39; field++)
-		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p + 1, "%d", &c) != 1)
-		c = -1;
-	fclose(f);
-	return c;
-}
-
 /*
  * First-fit placement. Reservations may take 70% of a CPU here (the 95%
  * limit less the class servers' 20% and U_BE,min's 5%: test_admit()), so
@@ -309,10 +289,10 @@ static void test_place(void)
 	usleep(50000);
 	pin(spin, 0, 1);
 	usleep(20000);
-	c0 = stat_cpu(spin);
+	c0 = ms_task_cpu(spin);
 	e = periodic(spin, 3 * MS, 0, 10 * MS);
 	usleep(50000);
-	c1 = stat_cpu(spin);
+	c1 = ms_task_cpu(spin);
 	CHECK(!e && c0 == 0 && c1 == 1 &&
 	      pid_sched_ll(spin, "ms.bebs.reserved_cpu") == 1 &&
 	      near(ms_used_ppm(1), b1 + 300000) && near(ms_used_ppm(0), b0 + 500000),
@@ -345,7 +325,7 @@ static void test_place(void)
 	}
 	usleep(50000);
 	pin(sl, 0, 1);
-	c0 = stat_cpu(sl);
+	c0 = ms_task_cpu(sl);
 	e = periodic(sl, 1 * MS, 0, 10 * MS);
 	CHECK(!e && c0 == 1 && pid_sched_ll(sl, "ms.bebs.reserved_cpu") == 0 &&
 	      near(ms_used_ppm(0), b0 + 600000),

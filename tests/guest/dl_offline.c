@@ -43,31 +43,6 @@ static int set_online(int cpu, int on)
 	return write_file(path, on ? "1" : "0");
 }
 
-/* The CPU @pid last ran on: /proc/PID/stat's 39th field. */
-static int task_cpu_of(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	int cpu = -1, field;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	/* after the command, in parentheses, field 3 on */
-	p = strrchr(buf, ')');
-	for (field = 2; p && field < 39; field++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		cpu = atoi(p + 1);
-	return cpu;
-}
-
 /* One round; 1 when it was done, 0 to try again, -1 on failure. */
 static int round_once(void)
 {
@@ -106,7 +81,7 @@ static int round_once(void)
 		goto out;
 	}
 	usleep(20000);		/* it sleeps in pause(), on task_cpu() */
-	cpu = task_cpu_of(pid);
+	cpu = ms_task_cpu(pid);
 	if (cpu < 0) {
 		fprintf(stderr, "dl_offline: no CPU in /proc/%d/stat\n", pid);
 		goto out;

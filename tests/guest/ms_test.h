@@ -6,6 +6,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -335,6 +336,63 @@ ms_bvt_hog(int fd, int cpu, unsigned int weight, unsigned int flags,
  * buffer size as they were before the first ms_trace_start(). The
  * caller reads MS_TRACE "trace" in between, or after the stop.
  */
+/* The CPU @pid last ran on (field 39 of /proc/PID/stat), or -1. */
+static inline int ms_task_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int field, c = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	/* after the command, in parentheses, field 3 on */
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	for (field = 2; p && field < 39; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%d", &c) != 1)
+		c = -1;
+	fclose(f);
+	return c;
+}
+
+/*
+ * The thread of the virtio-blk disk's request interrupt under threadirqs
+ * ("irq/N-virtio0-req.0", or "irq/N-virtio0" without MSI-X), or -1.
+ */
+static inline pid_t ms_virtio_irq_thread(char *name, int len)
+{
+	char path[64], comm[64];
+	pid_t found = -1, pid;
+	struct dirent *d;
+	DIR *dir;
+	FILE *f;
+
+	dir = opendir("/proc");
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		pid = atoi(d->d_name);
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "irq/", 4) &&
+		    strstr(comm, "virtio") && !strstr(comm, "config") &&
+		    (found < 0 || strstr(comm, "req"))) {
+			comm[strcspn(comm, "\n")] = 0;
+			snprintf(name, len, "%s", comm);
+			found = pid;
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return found;
+}
+
 #define MS_TRACE	"/sys/kernel/tracing/"
 
 static char ms_trace_saved_on[16], ms_trace_saved_kb[32];

@@ -46,28 +46,6 @@ static void __attribute__((noreturn)) fair_hog(int fd)
 		;
 }
 
-/* The CPU @pid last ran on, field 39 of /proc/PID/stat, or -1. */
-static int last_cpu(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	int i, cpu = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f)) {
-		p = strrchr(buf, ')');
-		for (i = 2; p && i < 39; i++)
-			p = strchr(p + 1, ' ');
-		if (p)
-			cpu = atoi(p + 1);
-	}
-	fclose(f);
-	return cpu;
-}
-
 int main(int argc, char **argv)
 {
 	unsigned long long c0[MAX_FAIR], c1[MAX_FAIR];
@@ -181,7 +159,7 @@ int main(int argc, char **argv)
 		share = (long long)(c1[i] - c0[i]) * 1000 / (t1 - t0);
 		printf("fair hog %d: %lld.%lld%% of a CPU, %lld migrations, last on cpu%d\n",
 		       i, share / 10, share % 10, m1[i] - m0[i],
-		       last_cpu(pid[i]));
+		       ms_task_cpu(pid[i]));
 		if (min < 0 || share < min)
 			min = share;
 		if (share > max)

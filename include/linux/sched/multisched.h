@@ -249,12 +249,12 @@ struct sched_ms_entity {
 		u32			io_request;
 		union sched_ms_state	state;
 		/*
-		 * BEBS: the task work that sends SIGXCPU at an overrun and
-		 * moves a periodic task to its reservation's CPU, outside
-		 * @state, which another class may clear while the work is
-		 * queued; @work_pending holds what it is to do and whether
-		 * it is queued (bits set under the rq lock, cleared by the
-		 * work).
+		 * The task work (ms_queue_work()) that moves a task to its
+		 * reservation's CPU and sends BEBS's SIGXCPU at an overrun,
+		 * outside @state, which another class may clear while the
+		 * work is queued; @work_pending holds what it is to do and
+		 * whether it is queued (bits set under the rq lock, cleared
+		 * by the work).
 		 */
 		struct callback_head	work;
 		unsigned long		work_pending;
