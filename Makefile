@@ -44,6 +44,8 @@ stress-baseline:
 bench-rbs: build
 	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --timeout 2400 -- \
 		sh -c '/tests/rbs_overhead io && /tests/rbs_overhead -w 3'
+	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --timeout 600 \
+		--disk 64M --append threadirqs -- /tests/rbs_overhead disk
 
 # For a machine booted into the patched kernel (README, "On real hardware"):
 # schedctl in PREFIX/bin, its manual page, and the static test programs and

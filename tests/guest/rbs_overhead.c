@@ -3,8 +3,10 @@
  * rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] [N ...]: Quest's figure 7,
  * the cost of scheduling against the number of reservations, SCHED_RBS
  * against SCHED_DEADLINE in the same boot.
- * rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] io: Quest's figures 4 and 5,
- * an I/O server as PIBS and as a sporadic server (see io_bench()).
+ * rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] io|disk: Quest's figures 4
+ * and 5, an I/O server as PIBS and as a sporadic server (see io_bench()),
+ * over a unix socket (io) or as the interrupt thread of a virtio-blk disk
+ * under threadirqs (disk; qemu-run --disk 64M --append threadirqs).
  * Benchmarks: they report, and assert nothing (make bench-rbs;
  * sched-rbs.rst has the tables).
  *
@@ -41,6 +43,7 @@
  * memory it shares with the threads.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -165,7 +168,10 @@ counter(int fd, int i, int kind, long long C, long long T)
 static void __attribute__((noreturn))
 io_peer(int fd, int ready, int server, int pibs);
 
-/* A child: a counter (@sock < 0), or an I/O peer on @sock. */
+/*
+ * A child: a counter (@sock -1), or an I/O peer on @sock (-2: the disk's
+ * client, which has none).
+ */
 struct child {
 	int i, kind;
 	long long C, T;
@@ -184,7 +190,7 @@ static pid_t start_child(const struct child *c)
 	pid = fork();
 	if (!pid) {
 		close(fd[0]);
-		if (c->sock < 0)
+		if (c->sock == -1)
 			counter(fd[1], c->i, c->kind, c->C, c->T);
 		io_peer(c->sock, fd[1], c->server, c->pibs);
 	}
@@ -285,10 +291,44 @@ out:
  * the sporadic server; requests taken and budgets that ran out, for
  * PIBS); and the cost: the counting thread's lost work, against its
  * rate alone, less what the server and the client ran.
+ *
+ * disk: the same with a disk for the device, as Quest's USB and CD-ROM
+ * readers. The client, in the same reservation, reads 4 KiB blocks of
+ * /dev/vda at random places with O_DIRECT, one at a time; the server is
+ * the interrupt thread of the disk's requests (threadirqs), whose every
+ * wakeup comes from the hard interrupt, so that as PIBS it runs at its
+ * own period, 1 s (rbs_io_waking()): a PIBS server of 1% (10 ms every
+ * second), then a sporadic server of 100 us every 10 ms. Between windows
+ * the thread goes back to SCHED_FIFO 50, where threadirqs put it.
  */
 #define IO_BENCH_WORK	(20 * US)
 
-static const char *const io_kind[] = { "PIBS 10%", "sporadic 1ms/10ms" };
+static const char *const sock_kind[] = { "PIBS 10%", "sporadic 1ms/10ms" };
+static const char *const disk_kind[] = { "PIBS 1%", "sporadic 100us/10ms" };
+static const char *const *io_kind = sock_kind;
+
+/*
+ * The disk mode: the interrupt thread of the virtio-blk disk's requests
+ * (threadirqs) is the server, @irq_tid, and its client reads 4 KiB
+ * blocks of /dev/vda (@disk_fd, @disk_size bytes) with O_DIRECT.
+ */
+static pid_t irq_tid = -1;
+static int disk_fd = -1;
+static long long disk_size;
+
+/* The server's class in the window of kind @pibs. */
+static void io_server_attr(struct sched_attr *a, int pibs)
+{
+	*a = (struct sched_attr){ .size = sizeof(*a), .sched_policy = SCHED_RBS };
+	if (pibs) {
+		a->sched_runtime = (irq_tid > 0 ? 10 : 100) * MS;
+		a->sched_period = 1000 * MS;
+		a->sched_ms_flags = MS_FLAG_RBS_IO;
+	} else {
+		a->sched_runtime = irq_tid > 0 ? 100 * US : 1 * MS;
+		a->sched_period = 10 * MS;
+	}
+}
 
 static long long sched_ll(pid_t pid, const char *key)
 {
@@ -313,20 +353,17 @@ static long long io_events(pid_t pid, int pibs)
 static void __attribute__((noreturn))
 io_peer(int fd, int ready, int server, int pibs)
 {
-	struct sched_attr a = { .size = sizeof(a), .sched_policy = SCHED_RBS };
+	static char blk[4096] __attribute__((aligned(4096)));
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_RBS,
+		.sched_runtime = 2 * MS,
+		.sched_period = 10 * MS,
+	};
 	char buf[64] = { 0 };
 
-	if (server && pibs) {
-		a.sched_runtime = 100 * MS;
-		a.sched_period = 1000 * MS;
-		a.sched_ms_flags = MS_FLAG_RBS_IO;
-	} else if (server) {
-		a.sched_runtime = 1 * MS;
-		a.sched_period = 10 * MS;
-	} else {
-		a.sched_runtime = 2 * MS;
-		a.sched_period = 10 * MS;
-	}
+	if (server)
+		io_server_attr(&a, pibs);
 	enter(ready, &a);
 	for (;;) {
 		if (server) {
@@ -337,9 +374,14 @@ io_peer(int fd, int ready, int server, int pibs)
 				_exit(0);
 			continue;
 		}
-		if (send(fd, buf, sizeof(buf), 0) <= 0 ||
-		    recv(fd, buf, sizeof(buf), 0) <= 0)
+		if (irq_tid > 0) {
+			if (pread(disk_fd, blk, sizeof(blk),
+				  (random() % (disk_size / 4096)) * 4096) != sizeof(blk))
+				_exit(1);
+		} else if (send(fd, buf, sizeof(buf), 0) <= 0 ||
+			   recv(fd, buf, sizeof(buf), 0) <= 0) {
 			_exit(0);
+		}
 		count[1]++;	/* requests answered */
 	}
 }
@@ -355,22 +397,43 @@ struct io_result {
 	double reqs, server, client, events, cost;
 };
 
+/* The interrupt thread back in SCHED_FIFO 50, where threadirqs puts it. */
+static void irq_restore(void)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_FIFO,
+		.sched_priority = 50,
+	};
+
+	syscall(SYS_sched_setattr, irq_tid, &a, 0);
+}
+
 /* One window of the I/O server of kind @pibs; 0, or -1. */
 static int io_window(int pibs, double base, struct io_result *r)
 {
 	pid_t pid[3] = { -1, -1, -1 };
 	long long t0, t1, e0, e1, s0, s1, c0, c1;
 	unsigned long long n0, n1, w0, w1;
-	int sv[2], i, ret = -1;
+	int sv[2] = { -1, -1 }, i, ret = -1;
+	struct sched_attr a;
 
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv))
+	if (irq_tid <= 0 && socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv))
 		return -1;
 	memset((void *)count, 0, (MAX_N + 1) * sizeof(*count));
 	pid[0] = start_counter(0, RBS, 0, 0);
-	pid[1] = io_peer_start(sv[1], 1, pibs);
-	pid[2] = io_peer_start(sv[0], 0, pibs);
-	close(sv[0]);
-	close(sv[1]);
+	if (irq_tid > 0) {
+		io_server_attr(&a, pibs);
+		if (!syscall(SYS_sched_setattr, irq_tid, &a, 0))
+			pid[1] = irq_tid;
+	} else {
+		pid[1] = io_peer_start(sv[1], 1, pibs);
+	}
+	pid[2] = io_peer_start(irq_tid > 0 ? -2 : sv[0], 0, pibs);
+	if (sv[0] >= 0) {
+		close(sv[0]);
+		close(sv[1]);
+	}
 	if (pid[0] < 0 || pid[1] < 0 || pid[2] < 0) {
 		fprintf(stderr, "rbs_overhead: io: %s: a thread was refused its class\n",
 			io_kind[!pibs]);
@@ -398,11 +461,16 @@ static int io_window(int pibs, double base, struct io_result *r)
 		  r->server - r->client;
 	ret = 0;
 out:
-	for (i = 0; i < 3; i++)
-		if (pid[i] > 0) {
-			kill(pid[i], SIGKILL);
-			waitpid(pid[i], NULL, 0);
+	for (i = 0; i < 3; i++) {
+		if (pid[i] <= 0)
+			continue;
+		if (pid[i] == irq_tid) {
+			irq_restore();
+			continue;
 		}
+		kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
+	}
 	for (i = 0; i < 2000 && used_ppm() > io_base_ppm + 2; i++)
 		usleep(1000);
 	return ret;
@@ -440,8 +508,12 @@ static int io_bench(int rounds)
 	int r, k;
 
 	io_base_ppm = used_ppm();
-	printf("# rbs_overhead io: cpu%d, %d rounds, %d s windows; a client of 2 ms every 10 ms, requests of %lld us of work over a unix socket\n",
-	       cpu, rounds, secs, IO_BENCH_WORK / US);
+	if (irq_tid > 0)
+		printf("# rbs_overhead disk: cpu%d, %d rounds, %d s windows; a client of 2 ms every 10 ms reads 4 KiB blocks of /dev/vda (O_DIRECT), served by the interrupt thread %d\n",
+		       cpu, rounds, secs, irq_tid);
+	else
+		printf("# rbs_overhead io: cpu%d, %d rounds, %d s windows; a client of 2 ms every 10 ms, requests of %lld us of work over a unix socket\n",
+		       cpu, rounds, secs, IO_BENCH_WORK / US);
 	for (r = 0; r < rounds; r++) {
 		base = window(0, RBS, 0, 0, &dummy);
 		if (base <= 0)
@@ -490,6 +562,20 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc && !strcmp(argv[optind], "io"))
 		io = 1;
+	if (optind < argc && !strcmp(argv[optind], "disk")) {
+		char name[64] = "";
+
+		io = 1;
+		io_kind = disk_kind;
+		irq_tid = ms_virtio_irq_thread(name, sizeof(name));
+		disk_fd = open("/dev/vda", O_RDONLY | O_DIRECT);
+		disk_size = disk_fd >= 0 ? lseek(disk_fd, 0, SEEK_END) : 0;
+		if (irq_tid <= 0 || disk_size < 4096) {
+			fprintf(stderr, "rbs_overhead: disk: no virtio-blk disk with an interrupt thread (qemu-run --disk SIZE --append threadirqs)\n");
+			return 1;
+		}
+		printf("# rbs_overhead disk: the interrupt thread %s\n", name);
+	}
 	else if (optind < argc)
 		for (nsizes = 0; optind < argc && nsizes < MAX_SIZES; optind++)
 			sizes[nsizes++] = atoi(argv[optind]);
@@ -569,7 +655,7 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: rbs_overhead [-c CPU] [-r ROUNDS (1-%d)] [-w SECS] [N (1-%d) ...]\n"
-		"       rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] io\n",
+		"       rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] io|disk\n",
 		MAX_ROUNDS, MAX_N);
 	return 2;
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbs_resv [-v] [-c CPU]
- *	admit|steere|adversary|background|change|io|pi|isolation|demo:
+ *	admit|steere|adversary|background|change|io|pi|isolation|demo|irq|away:
  * SCHED_RBS reservations (issue 15). background, change, io, pi,
- * isolation and demo (the rows of make demo, which assert nothing) are
+ * isolation, irq, away and demo (the rows of make demo, which assert nothing) are
  * described at their functions.
  *
  * admit: the bounds (C >= 10 us, 100 us <= T <= 4 s, C <= T, no
@@ -52,6 +52,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,18 @@ static int pin(pid_t pid, int c)
 	CPU_ZERO(&set);
 	CPU_SET(c, &set);
 	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
+/*
+ * The caller moves to a CPU other than CPU (there are two or more): on
+ * CPU, beside the tests' SCHED_FIFO hogs and boosted threads, a
+ * SCHED_OTHER thread runs only in fair's server, and reads what it
+ * watches too late (a fresh-clone make check of 2026-11-26 read the pi
+ * holder's prio only once its boost had ended).
+ */
+static int caller_off_cpu(void)
+{
+	return pin(0, cpu ? 0 : 1);
 }
 
 static void reap(pid_t pid)
@@ -1860,8 +1873,8 @@ static void test_pi(void)
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED || pipe(fd)) {
-		CHECK(0, "pi: shared memory and a pipe");
+	if (sh == MAP_FAILED || pipe(fd) || caller_off_cpu()) {
+		CHECK(0, "pi: shared memory, a pipe, and the caller off cpu%d", cpu);
 		return;
 	}
 	pthread_mutexattr_init(&ma);
@@ -1935,6 +1948,236 @@ out:
 	munmap(sh, sizeof(*sh));
 }
 
+/* 4 KiB reads of @fd (O_DIRECT) at random places for @ms; how many. */
+static long long disk_reads(int fd, long long size, int ms)
+{
+	static char buf[4096] __attribute__((aligned(4096)));
+	long long n = 0, end = now_ns() + ms * MS;
+
+	while (now_ns() < end) {
+		if (pread(fd, buf, sizeof(buf),
+			  (random() % (size / 4096)) * 4096) != sizeof(buf))
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+/* Run schedctl with @args for @pid; its exit status. */
+static int schedctl_pid(const char *args, pid_t pid)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "schedctl %s -p %d >/dev/null 2>&1", args, pid);
+	return WEXITSTATUS(system(cmd));
+}
+
+/*
+ * irq: a threaded interrupt handler (the boot's threadirqs) in a PIBS I/O
+ * server, as a user places it, with schedctl -p: the handler of the
+ * virtio-blk disk's requests, at 1% (10 ms a second). A reader on its CPU
+ * reads 4 KiB blocks with O_DIRECT, one at a time, so each read takes
+ * one interrupt that wakes the handler once (an I/O request). Its
+ * wakeups come from the hard interrupt, which does not tell whom it
+ * serves, so it keeps its own period, 1 s (rbs_io_waking()). Beside a
+ * SCHED_OTHER hog, which leaves it only what its class gives it: it
+ * takes at least half as many requests as there were reads, runs at
+ * most 1% plus 1 point (its replenishment of 10 ms may come in the
+ * window before the one it was charged in), and the reads go on. Given
+ * back to SCHED_FIFO 50, the handler holds no bandwidth.
+ */
+static void test_irq(void)
+{
+	long long base = ms_used_ppm(cpu), size, n, r0, r1, period, ppm, t;
+	unsigned long long c0, h0;
+	pid_t irq, hog = -1;
+	char name[64] = "";
+	double a, h;
+	int fd;
+
+	irq = ms_virtio_irq_thread(name, sizeof(name));
+	CHECK(irq > 0, "irq: the virtio-blk disk's request interrupt has a thread (threadirqs): %s",
+	      name);
+	fd = open("/dev/vda", O_RDONLY | O_DIRECT);
+	size = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+	CHECK(fd >= 0 && size >= 4096, "irq: /dev/vda opens with O_DIRECT (%lld bytes)", size);
+	if (irq <= 0 || fd < 0 || size < 4096)
+		goto out;
+	pin(0, cpu);
+	n = disk_reads(fd, size, 1000);
+	printf("# irq: %s as SCHED_FIFO 50: %lld reads in 1 s\n", name, n);
+	CHECK(!schedctl_pid("-c rbs --io-server --budget 1% -P 1s", irq),
+	      "irq: schedctl -c rbs --io-server --budget 1%% -P 1s -p %d puts the handler %s in a PIBS server",
+	      irq, name);
+	ppm = pid_sched_ll(irq, "ms.rbs.reserved_ppm");
+	CHECK(pid_sched_ll(irq, "policy") == SCHED_RBS && llabs(ppm - 19900) <= 5,
+	      "irq: it is in RBS, admitted as (2 - U) U = 19900 ppm (within the rounding of 5 ppm): %lld",
+	      ppm);
+	hog = start_hog(SCHED_OTHER, 0, 100);
+	usleep(100000);
+	r0 = pid_sched_ll(irq, "ms.rbs.nr_request");
+	c0 = cpu_ns(irq);
+	h0 = cpu_ns(hog);
+	t = now_ns();
+	n = disk_reads(fd, size, 2000);
+	t = now_ns() - t;
+	a = 100.0 * (cpu_ns(irq) - c0) / t;
+	h = 100.0 * (cpu_ns(hog) - h0) / t;
+	r1 = pid_sched_ll(irq, "ms.rbs.nr_request");
+	period = pid_sched_ll(irq, "ms.rbs.io_period_ns");
+	printf("# irq: in the PIBS server beside a SCHED_OTHER hog: %lld reads in 2 s, %lld requests, the handler %.2f%%, the hog %.1f%%, period %lld ns\n",
+	       n, r1 - r0, a, h, period);
+	CHECK(n > 0 && r1 - r0 >= n / 2,
+	      "irq: each read wakes the handler: %lld requests for %lld reads (at least half)",
+	      r1 - r0, n);
+	CHECK(a <= 2.0, "irq: the handler runs %.2f%% of cpu%d (its 1%% plus 1 point)", a, cpu);
+	CHECK(period == 1000 * MS,
+	      "irq: woken from the hard interrupt, it keeps its own period: %lld ns", period);
+	CHECK(!schedctl_pid("-c fifo --prio 50", irq) &&
+	      pid_sched_ll(irq, "policy") == SCHED_FIFO &&
+	      !ms_wait_released(cpu, base, 2000),
+	      "irq: back in SCHED_FIFO 50, the handler gives its bandwidth back (%lld ppm admitted)",
+	      ms_used_ppm(cpu));
+out:
+	reap(hog);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * away: a reservation's thread that finds itself on another CPU than its
+ * reservation's goes back from the tick (task_tick_rbs(), the task work
+ * of ms_queue_work()), where it would otherwise stay until it next
+ * sleeps, running where its bandwidth is not counted.
+ *
+ * A priority-inheritance boost takes it there: the holder, admitted with
+ * 2 ms every 10 ms on CPU and then allowed every CPU, holds a PI mutex
+ * that a SCHED_FIFO 50 thread on CPU waits for. Boosted, it is a
+ * real-time task of the waiter's priority queued beside it, and the
+ * real-time class pushes it to a CPU running lower priorities
+ * (push_rt_task(); a SCHED_FIFO 60 hog started on CPU would do it
+ * otherwise). There, once it has run 50 ms, it lets the mutex go and,
+ * deboosted, spins in RBS without ever sleeping. Within 500 ms (the
+ * next tick, the work and the stopper's move, with room for TCG) it
+ * must be back on CPU. The first check wants the push to have happened
+ * while it was boosted (prio 49, which it reads itself: the caller, on
+ * the CPU it was pushed to, is starved meanwhile), or the test showed
+ * nothing. With the tick's check taken out it stayed on cpu0 (a boot of
+ * 2026-11-26).
+ */
+struct away_shared {
+	pthread_mutex_t	m;
+	volatile int	step;		/* 1: held, 2: let go */
+	volatile int	away;		/* a CPU it ran on, holding it, other than CPU */
+	volatile long long prio;	/* its prio there */
+};
+
+static void __attribute__((noreturn)) away_holder(struct away_shared *sh, int fd)
+{
+	long long t, end;
+	cpu_set_t set;
+	char ok = '1';
+	int c;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	for (c = 0; c < CPU_SETSIZE && c < sysconf(_SC_NPROCESSORS_ONLN); c++)
+		CPU_SET(c, &set);
+	if (pin(0, cpu) || rbs_attr(0, 2 * MS, 10 * MS, 0, 0) ||
+	    sched_setaffinity(0, sizeof(set), &set) || pthread_mutex_lock(&sh->m))
+		ok = '0';
+	sh->step = 1;
+	if (write(fd, &ok, 1) != 1 || ok != '1')
+		_exit(1);
+	close(fd);
+	/* holding it: until it has run 50 ms away from CPU, or 3 s */
+	end = now_ns() + 3000 * MS;
+	for (t = 0; now_ns() < end && (t == 0 || thread_cpu_ns() < t);) {
+		c = sched_getcpu();
+		if (c != cpu && sh->away < 0) {
+			sh->prio = pid_sched_ll(getpid(), "prio");
+			sh->away = c;
+			t = thread_cpu_ns() + 50 * MS;
+		}
+	}
+	pthread_mutex_unlock(&sh->m);
+	sh->step = 2;
+	for (;;)
+		;
+}
+
+static void test_away(void)
+{
+	long long base = ms_used_ppm(cpu);
+	pthread_mutexattr_t ma;
+	struct away_shared *sh;
+	pid_t h = -1, w = -1, hog = -1;
+	char ok = '0';
+	int fd[2], i, c = -1;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED || pipe(fd) || caller_off_cpu()) {
+		CHECK(0, "away: shared memory, a pipe, and the caller off cpu%d", cpu);
+		return;
+	}
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&sh->m, &ma);
+	sh->step = 0;
+	sh->away = -1;
+	sh->prio = -1;
+	h = fork();
+	if (!h) {
+		close(fd[0]);
+		away_holder(sh, fd[1]);
+	}
+	close(fd[1]);
+	if (h < 0 || read(fd[0], &ok, 1) != 1 || ok != '1') {
+		CHECK(0, "away: the holder enters RBS on cpu%d, may run on every CPU and takes the mutex",
+		      cpu);
+		goto out;
+	}
+	w = fork();
+	if (!w) {
+		struct sched_param sp = { .sched_priority = 50 };
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) || pin(0, cpu) ||
+		    pthread_mutex_lock(&sh->m))
+			_exit(1);
+		pthread_mutex_unlock(&sh->m);
+		_exit(0);
+	}
+	usleep(20000);
+	hog = start_hog(SCHED_FIFO, 60, 100);
+	for (i = 0; i < 4000 && sh->step != 2; i++)
+		usleep(1000);
+	/* deboosted, in RBS, it spins: where is it within 500 ms? */
+	for (i = 0; i < 100 && sh->step == 2; i++) {
+		usleep(5000);
+		c = ms_task_cpu(h);
+		if (c == cpu)
+			break;
+	}
+	printf("# away: on cpu%d at prio %lld; deboosted, on cpu%d after %d ms (%s)\n",
+	       sh->away, sh->prio, c, i * 5, pid_sched_ll(h, "policy") == SCHED_RBS ? "SCHED_RBS" : "not RBS");
+	CHECK(sh->prio == 49 && sh->away >= 0 && sh->step == 2,
+	      "away: boosted to prio 49 by a SCHED_FIFO 50 waiter, the holder is pushed off cpu%d by the real-time class (to cpu%d, at prio %lld)",
+	      cpu, sh->away, sh->prio);
+	CHECK(sh->away >= 0 && c == cpu && pid_sched_ll(h, "policy") == SCHED_RBS,
+	      "away: deboosted, the holder spins in RBS and is back on cpu%d, its reservation's, within 500 ms (on cpu%d)",
+	      cpu, c);
+out:
+	close(fd[0]);
+	reap(hog);
+	reap(w);
+	reap(h);
+	ms_wait_released(cpu, base, 2000);
+	munmap(sh, sizeof(*sh));
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -1950,7 +2193,7 @@ int main(int argc, char **argv)
 	snprintf(cpu_online, sizeof(cpu_online),
 		 "/sys/devices/system/cpu/cpu%d/online", cpu);
 	if (optind >= argc) {
-		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi|isolation|demo\n");
+		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi|isolation|demo|irq|away\n");
 		return 2;
 	}
 	if (!strcmp(argv[optind], "admit"))
@@ -1971,6 +2214,10 @@ int main(int argc, char **argv)
 		test_isolation();
 	else if (!strcmp(argv[optind], "demo"))
 		demo();
+	else if (!strcmp(argv[optind], "irq"))
+		test_irq();
+	else if (!strcmp(argv[optind], "away"))
+		test_away();
 	else
 		return 2;
 	return fails ? 1 : 0;

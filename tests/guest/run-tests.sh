@@ -791,7 +791,12 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# periods of 750 in 3 runs, sched-bvt.rst "Virtual time"), with
 	# HRTICK it took 33 to 35 periods, EEVDF 39 to 41. At three
 	# quarters HRTICK took 46 to 98, too close to the bound of 100
-	# periods, as above.
+	# periods, as above. The surplus the sleeper catches up with, a
+	# sixth of its share, is what a slow host's switches eat first (a
+	# fresh-clone make check of 2026-11-26 took 178 periods, with
+	# wakeups of 105 us and hrtick switches 110 us late): so, as
+	# above, the bound is twice EEVDF's in the same runs if that is
+	# more, both with HRTICK on.
 	sleeper_recovery_hrtick() {
 		F=/sys/kernel/debug/sched/features
 		n=1 share=500
@@ -803,13 +808,15 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		was=HRTICK
 		grep -qw NO_HRTICK $F && was=NO_HRTICK
 		echo HRTICK > $F || return 1
-		b=$(recovery bvt)
+		b=$(recovery bvt) e=$(recovery other)
 		echo $was > $F
+		bound=100
+		[ -n "$e" ] && [ $((2 * e)) -gt $bound ] && bound=$((2 * e))
 		echo "1 hog, a share of 500 us; a wakeup costs $wake us of CPU; work $work us per 1 ms period"
-		echo "periods to catch up after a 10 ms stall with HRTICK (median of 3): BVT ${b:-none}; bound 100"
-		[ -n "$b" ] && [ "$b" -le 100 ]
+		echo "periods to catch up after a 10 ms stall with HRTICK (median of 3): BVT ${b:-none}, EEVDF ${e:-none}; bound $bound"
+		[ -n "$b" ] && [ -n "$e" ] && [ "$b" -le $bound ]
 	}
-	measure "bvt: with HRTICK, after a 10 ms stall a periodic sleeper that needs 2/3 of its share beside one hog catches up within 100 periods" \
+	measure "bvt: with HRTICK, after a 10 ms stall a periodic sleeper that needs 2/3 of its share beside one hog catches up within 100 periods, or twice EEVDF's if more" \
 		sleeper_recovery_hrtick
 
 	# experiment 5: the reserved-effort level against a growing best-effort one
@@ -1143,6 +1150,8 @@ if grep -qw rbs /proc/sys/kernel/sched_ms_classes; then
 	# the period of the thread that wakes it; priority inheritance
 	$T/rbs_resv io || fails=$((fails + 1))
 	$T/rbs_resv pi || fails=$((fails + 1))
+	# a thread a boost took off its reservation's CPU goes back there
+	$T/rbs_resv away || fails=$((fails + 1))
 	check "rbs: schedctl --io-server runs a command as an I/O server of 10% at 10 ms and shows it, admitted as (2 - U) U = 19%" \
 		sh -c 'schedctl -c rbs --io-server --budget 10% -P 10ms -- sh -c "schedctl -p \$\$" > /tmp/rbs.io &&
 		       grep -Eq "ms.rbs.io_period_ns +: +10000000$" /tmp/rbs.io &&
