@@ -1782,6 +1782,37 @@ out:
 }
 
 /*
+ * For pi and away: @size bytes of memory shared with the children, which
+ * begin with a process-shared priority-inheritance mutex, initialised; a
+ * pipe in @fd; and the caller off CPU. Returns the memory, or NULL.
+ */
+static void *pi_setup(size_t size, int fd[2])
+{
+	pthread_mutexattr_t ma;
+	void *sh;
+
+	sh = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return NULL;
+	if (pipe(fd)) {
+		munmap(sh, size);
+		return NULL;
+	}
+	if (caller_off_cpu()) {
+		close(fd[0]);
+		close(fd[1]);
+		munmap(sh, size);
+		return NULL;
+	}
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(sh, &ma);
+	return sh;
+}
+
+/*
  * pi: priority inheritance (issue 15, experiment 8). The shared state of
  * the holder, the waiter and the test: a process-shared PI mutex
  * (PTHREAD_PRIO_INHERIT, a PI futex) and the holder's progress.
@@ -1863,7 +1894,6 @@ static void __attribute__((noreturn)) pi_waiter(struct pi_shared *sh)
  */
 static void test_pi(void)
 {
-	pthread_mutexattr_t ma;
 	struct pi_shared *sh;
 	long long prio, ppm = -1, base = ms_used_ppm(cpu);
 	pid_t h = -1, w = -1, hog;
@@ -1871,16 +1901,11 @@ static void test_pi(void)
 	int fd[2], i;
 	double a;
 
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED || pipe(fd) || caller_off_cpu()) {
+	sh = pi_setup(sizeof(*sh), fd);
+	if (!sh) {
 		CHECK(0, "pi: shared memory, a pipe, and the caller off cpu%d", cpu);
 		return;
 	}
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
-	pthread_mutex_init(&sh->m, &ma);
 	sh->step = 0;
 	sh->wait = -1;
 
@@ -2109,22 +2134,16 @@ static void __attribute__((noreturn)) away_holder(struct away_shared *sh, int fd
 static void test_away(void)
 {
 	long long base = ms_used_ppm(cpu);
-	pthread_mutexattr_t ma;
 	struct away_shared *sh;
 	pid_t h = -1, w = -1, hog = -1;
 	char ok = '0';
 	int fd[2], i, c = -1;
 
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED || pipe(fd) || caller_off_cpu()) {
+	sh = pi_setup(sizeof(*sh), fd);
+	if (!sh) {
 		CHECK(0, "away: shared memory, a pipe, and the caller off cpu%d", cpu);
 		return;
 	}
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
-	pthread_mutex_init(&sh->m, &ma);
 	sh->step = 0;
 	sh->away = -1;
 	sh->prio = -1;
