@@ -1054,8 +1054,7 @@ static void task_tick_bebs(struct rq *rq, struct task_struct *p, int queued)
 	ms_tick_util(rq);
 	ms_trigger_push(&bebs_balancer, rq);
 	/* a periodic task away from its reservation's CPU goes back */
-	if (bebs_se(p)->periodic && READ_ONCE(p->ms.run.resv_bw) &&
-	    READ_ONCE(p->ms.run.resv_cpu) != cpu_of(rq))
+	if (bebs_se(p)->periodic && ms_away(p, cpu_of(rq)))
 		ms_queue_work(p, MS_WORK_PLACE);
 }
 

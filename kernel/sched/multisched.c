@@ -848,12 +848,16 @@ int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 /*
  * Move @p, queued on @rq and not running, to @dst if it still may go.
  * double_lock_balance() may drop @rq's lock: the checks come after it.
+ * Not while it is boosted by priority inheritance: it runs in the class
+ * of its waiter then, which may have placed it (the real-time class
+ * pushes it), and goes back from the tick once deboosted.
  */
 static void ms_place_move(struct rq *rq, struct rq *dst, struct task_struct *p)
 {
 	raw_spin_rq_lock(rq);
 	double_lock_balance(rq, dst);
 	if (task_rq(p) == rq && task_on_rq_queued(p) &&
+	    p->prio == p->normal_prio &&
 	    !task_on_cpu(rq, p) && !is_migration_disabled(p) &&
 	    cpumask_test_cpu(cpu_of(dst), p->cpus_ptr) &&
 	    cpu_active(cpu_of(dst))) {
@@ -885,26 +889,42 @@ static int ms_place_stop(void *arg)
 }
 
 /**
+ * ms_away - is @p, on @cpu, away from its reservation's CPU, and may it go?
+ * @p:		the task
+ * @cpu:	the CPU it is on
+ *
+ * Not when that CPU is inactive or outside @p's affinity (a cpuset
+ * change that kept @cpu): a move there would be refused at every try.
+ * Lockless: the stopper checks again under the locks.
+ */
+bool ms_away(struct task_struct *p, int cpu)
+{
+	int resv = READ_ONCE(p->ms.run.resv_cpu);
+
+	return READ_ONCE(p->ms.run.resv_bw) && resv != cpu &&
+	       cpu_active(resv) && cpumask_test_cpu(resv, p->cpus_ptr);
+}
+
+/**
  * ms_place - move @p to the CPU its reservation was admitted on
  * @p:		the task, referenced by the caller
  *
  * From __sched_setscheduler() once it has dropped its locks, where it may
  * sleep (not from normalize_rt_tasks(), which holds tasklist_lock; it
- * releases every reservation, so there is nothing to move). A sleeping
+ * releases every reservation, so there is nothing to move), and from the
+ * task work that the classes' ticks queue (ms_queue_work()). A sleeping
  * task goes there at its wakeup (the classes' ->select_task_rq()); a
  * queued one is moved now by the stopper of its CPU, which takes it off
  * the CPU if it runs, as a change of affinity would. A task that runs
- * with migration disabled, or whose wakeup was under way, is moved by
- * its class later (BEBS: from the tick, by a task work that calls this).
+ * with migration disabled, whose wakeup was under way, or that is
+ * boosted by priority inheritance (ms_place_move()), is moved later,
+ * from the tick, by the task work that calls this (BEBS's periodic
+ * tasks and RBS's).
  */
 void ms_place(struct task_struct *p)
 {
-	int cpu = READ_ONCE(p->ms.run.resv_cpu);
-
-	if (!READ_ONCE(p->ms.run.resv_bw) || task_cpu(p) == cpu ||
-	    !task_on_rq_queued(p))
+	if (!ms_away(p, task_cpu(p)) || !task_on_rq_queued(p))
 		return;
-	/* only a call that placed a reservation elsewhere gets here */
 	might_sleep();
 	stop_one_cpu(task_cpu(p), ms_place_stop, p);
 }
@@ -947,7 +967,9 @@ static void ms_task_work(struct callback_head *work)
  * outside the class state, which another class may clear while it is
  * queued; @work_pending's bits are set under the rq lock and cleared by
  * the work. Kernel threads, which never return to user mode, get none:
- * one goes to its reservation's CPU at its next wakeup.
+ * one goes to its reservation's CPU at its next wakeup. The classes' bits
+ * are distinct (MS_WORK_CLASS on, in multisched.h): a task that changed
+ * class while one was pending is handed it, and its new class ignores it.
  */
 void ms_queue_work(struct task_struct *p, int what)
 {

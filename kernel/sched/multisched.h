@@ -246,7 +246,8 @@ struct ms_class {
  * What a task's work (ms_queue_work()) is to do, bits of struct
  * sched_ms_run's @work_pending: whether it is queued; move the task to
  * its reservation's CPU (ms_place()); and, from MS_WORK_CLASS on, what
- * the class's ->task_work() does.
+ * the classes' ->task_work() do, a bit of its own for each, so that one
+ * left pending by a class the task has left means nothing to its new one.
  */
 enum {
 	MS_WORK_QUEUED,
@@ -353,6 +354,7 @@ void ms_update_util(struct rq *rq, bool running);
 void ms_tick_util(struct rq *rq);
 int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr);
 void ms_place(struct task_struct *p);
+bool ms_away(struct task_struct *p, int cpu);
 void ms_queue_work(struct task_struct *p, int what);
 void ms_release(struct task_struct *p);
 void ms_migrate_reservation(struct task_struct *p, int cpu);

@@ -40,7 +40,8 @@
  * admitted bandwidth stays under the sched_rt_runtime_us limit, and the
  * CPU's RBS reservations, with everything else admitted there counted as
  * one more task, stay within Liu and Layland's bound n (2^(1/n) - 1)
- * (rbs_ll_bound()). The task stays on that CPU.
+ * (rbs_ll_bound()). The task stays on that CPU; one that a
+ * priority-inheritance boost took elsewhere is sent back from the tick.
  *
  * A change of C or T goes on with the chunks the server has
  * (rbs_ss_change()): no change gives budget back, so the controller may
@@ -1216,8 +1217,7 @@ static void task_tick_rbs(struct rq *rq, struct task_struct *p, int queued)
 	    !hrtimer_active(&rbs_rq_of(rq)->budget_timer))
 		rbs_arm_budget(rq, se);
 	/* away from its reservation's CPU (see ms_queue_work()): it goes back */
-	if (READ_ONCE(p->ms.run.resv_bw) &&
-	    READ_ONCE(p->ms.run.resv_cpu) != cpu_of(rq))
+	if (ms_away(p, cpu_of(rq)))
 		ms_queue_work(p, MS_WORK_PLACE);
 }
 
@@ -1295,7 +1295,11 @@ static int select_task_rq_rbs(struct task_struct *p, int cpu, int flags)
 	return cpu;
 }
 
-/* Off its CPU only when it must (a cpuset change): the reservation follows. */
+/*
+ * Off its CPU only when it must (a cpuset change): the reservation
+ * follows. A boosted task moved by the class it was boosted to (the
+ * real-time class's push) leaves it behind, and goes back from the tick.
+ */
 static void migrate_task_rq_rbs(struct task_struct *p, int new_cpu)
 {
 	ms_migrate_reservation(p, new_cpu);
