@@ -929,6 +929,11 @@ void ms_place(struct task_struct *p)
 	stop_one_cpu(task_cpu(p), ms_place_stop, p);
 }
 #else
+bool ms_away(struct task_struct *p, int cpu)
+{
+	return false;
+}
+
 void ms_place(struct task_struct *p)
 {
 }
