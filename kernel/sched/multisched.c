@@ -124,6 +124,8 @@ static int ms_validate_attr(int policy, const struct sched_attr *attr)
 		return -EINVAL;
 	if (attr->sched_ms_flags & ~c->flags)
 		return -EINVAL;
+	if (attr->sched_join_tid && !(attr->sched_ms_flags & MS_FLAG_RBS_JOIN))
+		return -EINVAL;
 	if (attr->sched_weight &&
 	    (attr->sched_weight < MS_WEIGHT_MIN ||
 	     attr->sched_weight > MS_WEIGHT_MAX))
@@ -205,8 +207,17 @@ int ms_check_attr(struct task_struct *p, const struct sched_attr *attr,
 		return -EINVAL;
 
 	ret = ms_validate_attr(policy, attr);
-	if (ret || !user)
+	if (ret)
 		return ret;
+	/* a shared reservation comes from a pool that may need to grow */
+	if (IS_ENABLED(CONFIG_SCHED_RBS) && policy == SCHED_RBS &&
+	    (attr->sched_ms_flags & MS_FLAG_RBS_SHARED)) {
+		ret = rbs_resv_reserve();
+		if (ret)
+			return ret;
+	}
+	if (!user)
+		return 0;
 
 	return ms_check_privilege(p, policy, attr);
 }
@@ -300,7 +311,8 @@ bool ms_params_changed(struct task_struct *p, const struct sched_attr *attr)
 	       cur.sched_unwarp != attr->sched_unwarp ||
 	       cur.sched_runtime != attr->sched_runtime ||
 	       cur.sched_deadline != attr->sched_deadline ||
-	       cur.sched_period != attr->sched_period;
+	       cur.sched_period != attr->sched_period ||
+	       attr->sched_join_tid;
 }
 
 /**
@@ -343,7 +355,8 @@ void ms_fork(struct task_struct *p)
 	 * of a task that holds one keeps its class without it.
 	 */
 	ms_getparams(p, &attr);
-	if (c && c->bandwidth && c->bandwidth(&attr)) {
+	if (c && c->bandwidth &&
+	    (c->bandwidth(&attr) || (p->ms.flags & c->reservation_flags))) {
 		p->ms.flags &= ~c->reservation_flags;
 		p->ms.runtime = 0;
 		p->ms.deadline = 0;
@@ -666,8 +679,8 @@ static bool ms_rm_fits(u64 used, u64 rm_used, unsigned int rm_nr)
  * limit (ms_bw_fits()) or the bound, or the CPU is going offline; a
  * reservation can always shrink or go.
  */
-static int __ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw,
-			 bool old_rm, bool new_rm)
+int __ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw, bool old_rm,
+		  bool new_rm)
 {
 	struct ms_bw *b = per_cpu_ptr(&ms_bw, cpu);
 	u64 rm_used, dl;
@@ -801,14 +814,34 @@ u64 ms_bw_reserved(struct dl_bw *dl_b)
  */
 int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 {
+	if (attr->sched_flags & SCHED_FLAG_KEEP_PARAMS)
+		return 0;
+	/* a shared RBS reservation, to join, make, change or leave */
+	if (IS_ENABLED(CONFIG_SCHED_RBS) &&
+	    (p->ms.run.resv_shared ||
+	     (policy == SCHED_RBS && (attr->sched_ms_flags &
+				      (MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN)))))
+		return rbs_admit_shared(p, policy, attr);
+	return ms_admit_own(p, policy, attr);
+}
+
+/**
+ * ms_admit_own - ms_admit() for a reservation that is @p's own
+ * @p:		the task, its rq locked and its pi_lock held
+ * @policy:	the policy it is to have
+ * @attr:	the request
+ *
+ * Return: as ms_admit().
+ */
+int ms_admit_own(struct task_struct *p, int policy,
+		 const struct sched_attr *attr)
+{
 	struct sched_ms_run *run = &p->ms.run;
 	const struct ms_class *c;
 	u64 new_bw = 0, free_bw;
 	int cpu, ret = -EBUSY;
 	bool rm = false;
 
-	if (attr->sched_flags & SCHED_FLAG_KEEP_PARAMS)
-		return 0;
 	c = ms_policy(policy) ? ms_class_of(policy) : NULL;
 	if (c && c->bandwidth)
 		new_bw = c->bandwidth(attr);
@@ -997,6 +1030,10 @@ void ms_release(struct task_struct *p)
 {
 	struct sched_ms_run *run = &p->ms.run;
 
+	if (IS_ENABLED(CONFIG_SCHED_RBS) && run->resv_shared) {
+		rbs_leave(p);
+		return;
+	}
 	if (!run->resv_bw)
 		return;
 	__ms_bw_admit(run->resv_cpu, run->resv_bw, 0, 0, run->resv_rm, false);
@@ -1013,7 +1050,8 @@ void ms_migrate_reservation(struct task_struct *p, int cpu)
 {
 	struct sched_ms_run *run = &p->ms.run;
 
-	if (!run->resv_bw || run->resv_cpu == cpu)
+	/* a shared reservation stays: its members away run on their own */
+	if (!run->resv_bw || run->resv_shared || run->resv_cpu == cpu)
 		return;
 	/*
 	 * A task not yet on its reservation's CPU (ms_place()) moves

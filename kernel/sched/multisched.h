@@ -31,7 +31,7 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
 {
 	return attr->sched_weight || attr->sched_ms_flags ||
 	       attr->sched_warp || attr->sched_warp_limit ||
-	       attr->sched_unwarp;
+	       attr->sched_unwarp || attr->sched_join_tid;
 }
 
 #ifdef CONFIG_SCHED_MULTISCHED
@@ -307,12 +307,18 @@ do {								\
 #define ms_hrtick_armed(rq)		({ (void)(rq); false; })
 #endif
 
+/* RBS's shared reservations (called only where the class is built) */
+int rbs_admit_shared(struct task_struct *p, int policy,
+		     const struct sched_attr *attr);
+void rbs_leave(struct task_struct *p);
+
 /* The classes: the table's entries, highest first. */
 #ifdef CONFIG_SCHED_RBS
 extern const struct sched_class rbs_sched_class;
 extern const struct ms_class ms_rbs_class;
 void ms_wakeup_below(struct rq *rq);
 void rbs_io_waking(struct task_struct *p);
+int rbs_resv_reserve(void);
 
 /*
  * try_to_wake_up() wakes @p, in the waker's context, under @p's pi_lock:
@@ -321,11 +327,14 @@ void rbs_io_waking(struct task_struct *p);
 static inline void ms_task_waking(struct task_struct *p)
 {
 	/* p->policy shares a cache line with what the wakeup reads anyway */
-	if (unlikely(p->policy == SCHED_RBS) && (p->ms.flags & MS_FLAG_RBS_IO))
+	if (unlikely(p->policy == SCHED_RBS) &&
+	    (p->ms.flags & (MS_FLAG_RBS_IO | MS_FLAG_RBS_SHARED |
+			    MS_FLAG_RBS_JOIN)))
 		rbs_io_waking(p);
 }
 #else
 static inline void ms_wakeup_below(struct rq *rq) { }
+static inline int rbs_resv_reserve(void) { return 0; }
 static inline void ms_task_waking(struct task_struct *p) { }
 #endif
 #ifdef CONFIG_SCHED_BEBS
@@ -347,6 +356,10 @@ u64 ms_bw_used(int cpu);
 u64 ms_bw_used_hint(int cpu);
 bool ms_cpu_reserved(int cpu);
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw);
+int __ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw, bool old_rm,
+		 bool new_rm);
+int ms_admit_own(struct task_struct *p, int policy,
+		 const struct sched_attr *attr);
 bool ms_below_runnable(struct rq *rq, const struct sched_class *class);
 bool ms_can_stop_tick(struct rq *rq);
 bool ms_is_class(const struct sched_class *class);

@@ -55,12 +55,17 @@
  * bandwidth-preserving server (algorithms 7-10): a utilisation U, and
  * the period of the reservation whose thread woke it (rbs_io_waking()).
  *
- * Status: every RBS thread has a reservation of its own. Reservations
- * shared by several threads and the controller (MS_FLAG_RBS_FEEDBACK)
- * are yet to land; the controller's flag is refused with EINVAL.
+ * A reservation may be shared (MS_FLAG_RBS_SHARED, struct rbs_resv): one
+ * server for the threads that join it (MS_FLAG_RBS_JOIN), which take
+ * turns, a tick each, while it has budget.
  *
- * Locking: a CPU's struct rbs_rq and the entities queued on it are
- * protected by its rq lock, which the timers take.
+ * Status: the controller (MS_FLAG_RBS_FEEDBACK) is yet to land; its flag
+ * is refused with EINVAL.
+ *
+ * Locking: a CPU's struct rbs_rq and the servers queued on it, a task's
+ * own or a shared reservation's, are protected by its rq lock, which the
+ * timers take; a shared reservation's parameters by its own lock, taken
+ * inside it (struct rbs_resv).
  */
 #include <linux/mmu_context.h>
 #include <linux/sysctl.h>
@@ -524,9 +529,163 @@ static inline struct sched_rbs_entity *rbs_se(struct task_struct *p)
 	return &p->ms.run.state.rbs;
 }
 
+/*
+ * The task a server runs: the task itself, or the first of a shared
+ * server's queued members (never called on one with none).
+ */
 static inline struct task_struct *rbs_task_of(struct sched_rbs_entity *se)
 {
+	if (se->shared)
+		se = list_first_entry(&se->members, struct sched_rbs_entity,
+				      member);
 	return container_of(se, struct task_struct, ms.run.state.rbs);
+}
+
+/* The server @p is queued on; its own entity while it is not queued. */
+static inline struct sched_rbs_entity *rbs_srv(struct task_struct *p)
+{
+	struct sched_rbs_entity *te = rbs_se(p);
+
+	return te->on_rq && te->server ? te->server : te;
+}
+
+/* The server of @rq's running task, if that is a queued RBS task. */
+static inline struct sched_rbs_entity *rbs_curr_srv(struct rq *rq)
+{
+	struct task_struct *curr = ms_rq_curr(rq);
+
+	if (curr->sched_class != &rbs_sched_class || !rbs_se(curr)->on_rq)
+		return NULL;
+	return rbs_srv(curr);
+}
+
+/*
+ * A shared reservation (MS_FLAG_RBS_SHARED): one server for the threads
+ * in it, its members: the one that made it, those that joined it
+ * (MS_FLAG_RBS_JOIN, rbs_join()). A member queued on the reservation's
+ * CPU is queued on @se, whose @members take turns, a tick each; @se is
+ * in the CPU's trees while one of them is queued. One that runs
+ * elsewhere (a priority-inheritance boost's push, a cpuset change, the
+ * moment between its joining and its move) runs on its own entity as a
+ * server of the reservation's C and T until it is back: @se is protected
+ * by @cpu's rq lock, which such a CPU does not hold.
+ *
+ * The reservation holds the bandwidth admitted on @cpu, released when the
+ * last reference goes: one per member, and one while @se is queued.
+ * Reservations come from a pool, refilled where sleeping is allowed
+ * (rbs_resv_reserve()), and go back to it; they are never freed, so a
+ * lockless reader of a member's pointer reads a reservation, if perhaps
+ * a later one (rbs_join() checks).
+ */
+struct rbs_resv {
+	struct sched_rbs_entity	se;	/* the server, under @cpu's rq lock */
+	raw_spinlock_t		lock;	/* @C, @T, @flags, @bw, @nr_members */
+	refcount_t		ref;
+	u64			C;
+	u64			T;
+	u32			flags;	/* of MS_FLAG_RBS_IO, MS_FLAG_RBS_BACKGROUND */
+	u64			bw;	/* admitted on @cpu, rate-monotonic */
+	int			cpu;
+	unsigned int		nr_members;
+	pid_t			id;	/* the thread that made it */
+	u64			start;	/* its server's first budget, no sooner */
+	struct list_head	pool;	/* in rbs_resv_pool while unused */
+};
+
+static LIST_HEAD(rbs_resv_pool);
+static DEFINE_RAW_SPINLOCK(rbs_resv_pool_lock);
+static unsigned int rbs_resv_nr_free;	/* under rbs_resv_pool_lock */
+
+static inline struct rbs_resv *rbs_resv_of(struct sched_rbs_entity *se)
+{
+	return container_of(se, struct rbs_resv, se);
+}
+
+/* A reservation's parameters, read together. */
+struct rbs_params {
+	u64	C;
+	u64	T;
+	u32	flags;
+};
+
+/* @p's reservation's parameters: its own, or its shared reservation's. */
+static void rbs_params_of(struct task_struct *p, struct rbs_params *pa)
+{
+	struct rbs_resv *o = p->ms.run.rbs_resv;
+	unsigned long flags;
+
+	if (!o) {
+		*pa = (struct rbs_params){ .C = p->ms.runtime,
+					   .T = p->ms.period,
+					   .flags = p->ms.flags };
+		return;
+	}
+	raw_spin_lock_irqsave(&o->lock, flags);
+	*pa = (struct rbs_params){ .C = o->C, .T = o->T, .flags = o->flags };
+	raw_spin_unlock_irqrestore(&o->lock, flags);
+}
+
+/**
+ * rbs_resv_reserve - have a shared reservation ready in the pool
+ *
+ * From sched_setattr(2)'s checks, where it may sleep, for a request of
+ * MS_FLAG_RBS_SHARED: the admission that takes it runs under the rq lock.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int rbs_resv_reserve(void)
+{
+	struct rbs_resv *o;
+
+	if (READ_ONCE(rbs_resv_nr_free))
+		return 0;
+	o = kzalloc(sizeof(*o), GFP_KERNEL);
+	if (!o)
+		return -ENOMEM;
+	raw_spin_lock_init(&o->lock);
+	raw_spin_lock_irq(&rbs_resv_pool_lock);
+	list_add(&o->pool, &rbs_resv_pool);
+	WRITE_ONCE(rbs_resv_nr_free, rbs_resv_nr_free + 1);
+	raw_spin_unlock_irq(&rbs_resv_pool_lock);
+	return 0;
+}
+
+static struct rbs_resv *rbs_resv_take(void)
+{
+	struct rbs_resv *o;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&rbs_resv_pool_lock, flags);
+	o = list_first_entry_or_null(&rbs_resv_pool, struct rbs_resv, pool);
+	if (o) {
+		list_del(&o->pool);
+		WRITE_ONCE(rbs_resv_nr_free, rbs_resv_nr_free - 1);
+	}
+	raw_spin_unlock_irqrestore(&rbs_resv_pool_lock, flags);
+	return o;
+}
+
+static void rbs_resv_give_back(struct rbs_resv *o)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&rbs_resv_pool_lock, flags);
+	list_add(&o->pool, &rbs_resv_pool);
+	WRITE_ONCE(rbs_resv_nr_free, rbs_resv_nr_free + 1);
+	raw_spin_unlock_irqrestore(&rbs_resv_pool_lock, flags);
+}
+
+/*
+ * Drop a reference; the last releases the bandwidth. The server is off
+ * its CPU's trees by then: its queued members hold a reference.
+ */
+static void rbs_resv_put(struct rbs_resv *o)
+{
+	if (!refcount_dec_and_test(&o->ref))
+		return;
+	WARN_ON_ONCE(o->se.on_rq);
+	__ms_bw_admit(o->cpu, o->bw, 0, 0, true, false);
+	rbs_resv_give_back(o);
 }
 
 /*
@@ -777,7 +936,7 @@ void ms_wakeup_below(struct rq *rq)
 {
 	struct task_struct *curr = ms_rq_curr(rq);
 
-	if (curr->sched_class == &rbs_sched_class && rbs_se(curr)->bg_running)
+	if (curr->sched_class == &rbs_sched_class && rbs_srv(curr)->bg_running)
 		resched_curr(rq);
 }
 
@@ -802,7 +961,7 @@ static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
 		se->throttled = 0;
 		rbs_io_update(se, now);
 		rbs_insert(rrq, se);
-		if (task_current(rrq->rq, rbs_task_of(se))) {
+		if (rbs_curr_srv(rrq->rq) == se) {
 			rbs_bg_stop(rrq->rq, se);
 			if (!se->io_server)
 				rbs_begin(se, now);
@@ -844,7 +1003,7 @@ static bool rbs_io_request(struct rbs_rq *rrq, struct sched_rbs_entity *se,
 	T = xchg(&p->ms.run.io_request, 0);
 	if (!T)
 		return false;
-	curr = task_current(rrq->rq, p);
+	curr = task_current(rrq->rq, p) || rbs_curr_srv(rrq->rq) == se;
 	b = se->io.b;
 	if (se->on_rq)
 		rbs_erase(rrq, se);
@@ -862,13 +1021,13 @@ static bool rbs_io_request(struct rbs_rq *rrq, struct sched_rbs_entity *se,
 static void update_curr_rbs(struct rq *rq)
 {
 	struct task_struct *curr = ms_rq_curr(rq);
-	struct sched_rbs_entity *se = rbs_se(curr);
+	struct sched_rbs_entity *se = rbs_curr_srv(rq);
 	struct rbs_rq *rrq = rbs_rq_of(rq);
 	bool shrank;
 	u64 now;
 	s64 delta;
 
-	if (curr->sched_class != &rbs_sched_class || !se->on_rq)
+	if (!se)
 		return;
 	now = rq_clock(rq);
 	/* a request that came while it ran (it was woken before it slept) */
@@ -945,7 +1104,7 @@ static enum hrtimer_restart rbs_budget_timer(struct hrtimer *timer)
 	update_curr_rbs(rq);
 	curr = ms_rq_curr(rq);
 	if (curr->sched_class == &rbs_sched_class)
-		rbs_arm_budget(rq, rbs_se(curr));
+		rbs_arm_budget(rq, rbs_srv(curr));
 	rq_unlock(rq, &rf);
 	return HRTIMER_NORESTART;
 }
@@ -968,8 +1127,11 @@ static void rbs_check_preempt(struct rq *rq, struct sched_rbs_entity *se)
 	}
 	if (curr->sched_class != &rbs_sched_class)
 		return;
-	cse = rbs_se(curr);
 	update_curr_rbs(rq);
+	cse = rbs_srv(curr);
+	/* a member of the running reservation waits for its turn */
+	if (cse == se)
+		return;
 	if (!cse->on_rq || cse->throttled || rbs_prio_less(se, cse))
 		resched_curr(rq);
 }
@@ -1032,20 +1194,22 @@ static u64 rbs_kind_change_time(const struct sched_rbs_entity *se, u64 now)
  * belongs to (@wakeup).
  */
 static void rbs_start(struct sched_rbs_entity *se, struct task_struct *p,
-		      u64 now, bool wakeup)
+		      const struct rbs_params *pa, u64 now, bool wakeup)
 {
 	u64 from = se->started ? rbs_kind_change_time(se, now) : now;
 
+	/* a shared reservation's first server goes on from its maker's */
+	if (se->shared && !se->started)
+		from = max(from, rbs_resv_of(se)->start);
 	if (!wakeup)
 		xchg(&p->ms.run.io_request, 0);
-	rbs_ss_init(&se->ss, p->ms.runtime, p->ms.period, se->q,
+	rbs_ss_init(&se->ss, pa->C, pa->T, se->q,
 		    READ_ONCE(sysctl_sched_rbs_repl_max), from);
-	se->io_server = !!(p->ms.flags & MS_FLAG_RBS_IO);
+	se->io_server = !!(pa->flags & MS_FLAG_RBS_IO);
 	if (se->io_server) {
 		se->ss.len = 0;
-		rbs_pibs_init(&se->io, to_ratio(p->ms.period, p->ms.runtime),
-			      p->ms.period, from);
-		rbs_pibs_request(&se->io, p->ms.period, now, false, false);
+		rbs_pibs_init(&se->io, to_ratio(pa->T, pa->C), pa->T, from);
+		rbs_pibs_request(&se->io, pa->T, now, false, false);
 		se->nr_request++;
 	}
 	se->started = 1;
@@ -1059,42 +1223,116 @@ static void rbs_start(struct sched_rbs_entity *se, struct task_struct *p,
  * the change, under the rq lock; admission has been done.
  */
 static void rbs_change(struct sched_rbs_entity *se, struct task_struct *p,
-		       u64 now)
+		       const struct rbs_params *pa, u64 now)
 {
 	u64 C = se->ss.C, T = se->ss.T;
 
 	if (se->io_server) {
 		/* a new U; the period is the requesters' until it blocks */
-		se->ss.C = p->ms.runtime;
-		se->ss.T = p->ms.period;
-		rbs_pibs_set_u(&se->io,
-			       to_ratio(p->ms.period, p->ms.runtime) ?: 1,
-			       p->ms.period);
+		se->ss.C = pa->C;
+		se->ss.T = pa->T;
+		rbs_pibs_set_u(&se->io, to_ratio(pa->T, pa->C) ?: 1, pa->T);
 		se->io.b = min(se->io.b, rbs_pibs_cmax(&se->io));
 	} else {
-		rbs_ss_change(&se->ss, p->ms.runtime, p->ms.period, now);
+		rbs_ss_change(&se->ss, pa->C, pa->T, now);
 	}
 	se->nr_change++;
 	trace_rbs_change(p, C, T, se->ss.C, se->ss.T);
 }
 
-static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
+/*
+ * A shared server's parameters changed (rbs_admit_shared()) while it was
+ * queued, or its kind: it takes them at @now, as at an enqueue, and
+ * moves in its trees.
+ */
+static void rbs_resync(struct rbs_rq *rrq, struct sched_rbs_entity *se,
+		       struct task_struct *p, const struct rbs_params *pa,
+		       u64 now)
 {
-	struct sched_rbs_entity *se = rbs_se(p);
+	rbs_erase(rrq, se);
+	rrq->nr_bg -= se->bg;
+	if (se->io_server != !!(pa->flags & MS_FLAG_RBS_IO))
+		rbs_start(se, p, pa, now, false);
+	else
+		rbs_change(se, p, pa, now);
+	se->bg = !!(pa->flags & MS_FLAG_RBS_BACKGROUND);
+	rrq->nr_bg += se->bg;
+	se->throttled = rbs_capacity(se, now) <= 0;
+	rbs_insert(rrq, se);
+	if (se->throttled && rbs_first(&rrq->throttled) == se)
+		rbs_arm_repl(rrq);
+}
+
+static inline bool rbs_params_differ(const struct sched_rbs_entity *se,
+				     const struct rbs_params *pa)
+{
+	return se->ss.C != pa->C || se->ss.T != pa->T ||
+	       se->io_server != !!(pa->flags & MS_FLAG_RBS_IO) ||
+	       se->bg != !!(pa->flags & MS_FLAG_RBS_BACKGROUND);
+}
+
+/*
+ * @p joins the members queued on its reservation's server @se, which is
+ * queued already: its wakeup is a request if @se is an I/O server.
+ */
+static void rbs_enqueue_member(struct rq *rq, struct sched_rbs_entity *se,
+			       struct task_struct *p,
+			       const struct rbs_params *pa, int flags)
+{
 	struct rbs_rq *rrq = rbs_rq_of(rq);
 	u64 now = rq_clock(rq);
 
-	if (WARN_ON_ONCE(!p->ms.runtime || !p->ms.period))
+	if (rbs_params_differ(se, pa))
+		rbs_resync(rrq, se, p, pa, now);
+	if (se->io_server) {
+		if ((flags & ENQUEUE_WAKEUP) && !READ_ONCE(p->ms.run.io_request))
+			WRITE_ONCE(p->ms.run.io_request, pa->T);
+		rbs_io_request(rrq, se, p, now, true);
+	}
+	if (se->throttled && task_current(rq, p) && !se->bg_running)
+		resched_curr(rq);
+	if (!(flags & ENQUEUE_WAKEUP) && !task_current(rq, p))
+		rbs_check_preempt(rq, se);
+}
+
+static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sched_rbs_entity *te = rbs_se(p), *se = te;
+	struct rbs_resv *o = p->ms.run.rbs_resv;
+	struct rbs_rq *rrq = rbs_rq_of(rq);
+	u64 now = rq_clock(rq);
+	struct rbs_params pa;
+
+	rbs_params_of(p, &pa);
+	if (WARN_ON_ONCE(!pa.C || !pa.T))
 		return;
-	if (!se->started ||
-	    se->io_server != !!(p->ms.flags & MS_FLAG_RBS_IO))
-		rbs_start(se, p, now, flags & ENQUEUE_WAKEUP);
-	else if (se->ss.C != p->ms.runtime || se->ss.T != p->ms.period)
-		rbs_change(se, p, now);
+	/* a member on its reservation's CPU is queued on the shared server */
+	if (o && o->cpu == cpu_of(rq))
+		se = &o->se;
+	/*
+	 * A task on a server of its own is queued with it, below; one on a
+	 * shared server at once: the server's trace events name its members.
+	 */
+	te->server = se;
+	rrq->nr_running++;
+	add_nr_running(rq, 1);
+	if (se != te) {
+		te->on_rq = 1;
+		list_add_tail(&te->member, &se->members);
+		if (se->nr_queued++) {
+			rbs_enqueue_member(rq, se, p, &pa, flags);
+			return;
+		}
+		refcount_inc(&o->ref);
+	}
+	if (!se->started || se->io_server != !!(pa.flags & MS_FLAG_RBS_IO))
+		rbs_start(se, p, &pa, now, flags & ENQUEUE_WAKEUP);
+	else if (se->ss.C != pa.C || se->ss.T != pa.T)
+		rbs_change(se, p, &pa, now);
 	if (se->io_server) {
 		/* every wakeup is a request: at its own period if no reservation's */
 		if ((flags & ENQUEUE_WAKEUP) && !READ_ONCE(p->ms.run.io_request))
-			WRITE_ONCE(p->ms.run.io_request, p->ms.period);
+			WRITE_ONCE(p->ms.run.io_request, pa.T);
 		rbs_io_request(rrq, se, p, now, !(flags & ENQUEUE_WAKEUP));
 		rbs_io_update(se, now);
 	} else if (flags & ENQUEUE_WAKEUP) {
@@ -1103,13 +1341,11 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 	se->throttled = rbs_capacity(se, now) <= 0;
 	se->seq = rrq->seq++;
 	se->on_rq = 1;
-	se->bg = !!(p->ms.flags & MS_FLAG_RBS_BACKGROUND);
+	se->bg = !!(pa.flags & MS_FLAG_RBS_BACKGROUND);
 	rrq->nr_bg += se->bg;
 	rbs_insert(rrq, se);
 	if (se->throttled && rbs_first(&rrq->throttled) == se)
 		rbs_arm_repl(rrq);
-	rrq->nr_running++;
-	add_nr_running(rq, 1);
 	/* the running task, back without budget (a deboost, a change) */
 	if (se->throttled && task_current(rq, p) && !se->bg_running)
 		resched_curr(rq);
@@ -1128,12 +1364,20 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 
 static bool dequeue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 {
-	struct sched_rbs_entity *se = rbs_se(p);
+	struct sched_rbs_entity *te = rbs_se(p), *se = te->server;
 	struct rbs_rq *rrq = rbs_rq_of(rq);
 
-	if (!se->on_rq)
+	if (!te->on_rq)
 		return true;
 	update_curr_rbs(rq);
+	/* the server goes on with the others, and in the background without it */
+	if (task_current(rq, p))
+		rbs_bg_stop(rq, se);
+	if (se != te && se->nr_queued > 1) {
+		list_del_init(&te->member);
+		se->nr_queued--;
+		goto out;
+	}
 	rbs_erase(rrq, se);
 	/* algorithm 7: an I/O server that blocks is eligible again at e */
 	if ((flags & DEQUEUE_SLEEP) && se->io_server)
@@ -1145,6 +1389,14 @@ static bool dequeue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 	se->throttled = 0;
 	rrq->nr_bg -= se->bg;
 	se->bg = 0;
+	if (se != te) {
+		list_del_init(&te->member);
+		se->nr_queued = 0;
+		rbs_resv_put(rbs_resv_of(se));
+	}
+out:
+	te->on_rq = 0;
+	te->server = NULL;
 	rrq->nr_running--;
 	sub_nr_running(rq, 1);
 	return true;
@@ -1177,11 +1429,15 @@ static struct task_struct *pick_task_rbs(struct rq *rq)
 static void put_prev_task_rbs(struct rq *rq, struct task_struct *p,
 			      struct task_struct *next)
 {
-	struct sched_rbs_entity *se = rbs_se(p);
+	struct sched_rbs_entity *se = rbs_srv(p);
 
 	update_curr_rbs(rq);
-	rbs_bg_stop(rq, se);
 	ms_update_util(rq, true);
+	/* another member of its reservation: the server goes on running */
+	if (se->shared && next && next != p &&
+	    next->sched_class == &rbs_sched_class && rbs_srv(next) == se)
+		return;
+	rbs_bg_stop(rq, se);
 	hrtimer_try_to_cancel(&rbs_rq_of(rq)->budget_timer);
 	if (se->on_rq && !se->throttled && !se->io_server)
 		rbs_split(se, rq_clock(rq));
@@ -1189,7 +1445,7 @@ static void put_prev_task_rbs(struct rq *rq, struct task_struct *p,
 
 static void set_next_task_rbs(struct rq *rq, struct task_struct *p, bool first)
 {
-	struct sched_rbs_entity *se = rbs_se(p);
+	struct sched_rbs_entity *se = rbs_srv(p);
 
 	p->se.exec_start = rq_clock_task(rq);
 	ms_update_util(rq, false);
@@ -1207,12 +1463,38 @@ static void set_next_task_rbs(struct rq *rq, struct task_struct *p, bool first)
  * that runs on a CPU other than its reservation's, where its bandwidth
  * is not counted, is sent back.
  */
+/*
+ * The tick of a shared reservation's running member @p: a change of the
+ * reservation's parameters made while the server was queued is taken,
+ * and the members take turns.
+ */
+static void rbs_tick_shared(struct rq *rq, struct sched_rbs_entity *se,
+			    struct task_struct *p)
+{
+	struct sched_rbs_entity *te = rbs_se(p);
+	struct rbs_params pa;
+
+	rbs_params_of(p, &pa);
+	if (rbs_params_differ(se, &pa)) {
+		rbs_resync(rbs_rq_of(rq), se, p, &pa, rq_clock(rq));
+		resched_curr(rq);
+	}
+	if (se->nr_queued > 1 &&
+	    list_first_entry(&se->members, struct sched_rbs_entity,
+			     member) == te) {
+		list_move_tail(&te->member, &se->members);
+		resched_curr(rq);
+	}
+}
+
 static void task_tick_rbs(struct rq *rq, struct task_struct *p, int queued)
 {
-	struct sched_rbs_entity *se = rbs_se(p);
+	struct sched_rbs_entity *se = rbs_srv(p);
 
 	update_curr_rbs(rq);
 	ms_tick_util(rq);
+	if (se->shared)
+		rbs_tick_shared(rq, se, p);
 	if (se->on_rq && !se->throttled &&
 	    !hrtimer_active(&rbs_rq_of(rq)->budget_timer))
 		rbs_arm_budget(rq, se);
@@ -1223,9 +1505,11 @@ static void task_tick_rbs(struct rq *rq, struct task_struct *p, int queued)
 
 static void wakeup_preempt_rbs(struct rq *rq, struct task_struct *p, int flags)
 {
+	struct sched_rbs_entity *se = rbs_srv(p);
+
 	/* an I/O server woken while still queued takes the request here */
-	rbs_io_request(rbs_rq_of(rq), rbs_se(p), p, rq_clock(rq), true);
-	rbs_check_preempt(rq, rbs_se(p));
+	rbs_io_request(rbs_rq_of(rq), se, p, rq_clock(rq), true);
+	rbs_check_preempt(rq, se);
 }
 
 /**
@@ -1242,20 +1526,30 @@ static void wakeup_preempt_rbs(struct rq *rq, struct task_struct *p, int flags)
  */
 void rbs_io_waking(struct task_struct *p)
 {
+	struct rbs_resv *o = READ_ONCE(p->ms.run.rbs_resv);
+	struct sched_rbs_entity *ws;
 	struct task_struct *w = current;
 	u64 period = 0;
 	u32 T, old;
 
 	lockdep_assert_held(&p->pi_lock);
-	if (p->policy != SCHED_RBS)
+	if (p->policy != SCHED_RBS ||
+	    !((o ? READ_ONCE(o->flags) : p->ms.flags) & MS_FLAG_RBS_IO))
 		return;
+	/*
+	 * The waker's server: a reservation it shares, which is never
+	 * freed (struct rbs_resv), or its own.
+	 */
 	if (in_task() && w != p && w->policy == SCHED_RBS &&
-	    w->ms.run.state_policy == SCHED_RBS && rbs_se(w)->started)
-		period = READ_ONCE(rbs_se(w)->io_server) ?
-			 READ_ONCE(rbs_se(w)->io.T) : READ_ONCE(w->ms.period);
+	    w->ms.run.state_policy == SCHED_RBS) {
+		ws = READ_ONCE(rbs_se(w)->server) ?: rbs_se(w);
+		if (READ_ONCE(ws->started))
+			period = READ_ONCE(ws->io_server) ?
+				 READ_ONCE(ws->io.T) : READ_ONCE(ws->ss.T);
+	}
 	/* @w's state may change under us (it is not locked): keep it sane */
 	T = period ? clamp_t(u64, period, MS_PERIOD_MIN, MS_PERIOD_MAX) :
-		     p->ms.period;
+		     (o ? READ_ONCE(o->T) : p->ms.period);
 	old = READ_ONCE(p->ms.run.io_request);
 	do {
 		if (old && old <= T)
@@ -1274,8 +1568,13 @@ static void yield_task_rbs(struct rq *rq)
  */
 static void switching_to_rbs(struct rq *rq, struct task_struct *p)
 {
-	if (!ms_own_state(p, SCHED_RBS))
-		RB_CLEAR_NODE(&rbs_se(p)->node);
+	struct sched_rbs_entity *te = rbs_se(p);
+
+	if (ms_own_state(p, SCHED_RBS))
+		return;
+	RB_CLEAR_NODE(&te->node);
+	INIT_LIST_HEAD(&te->member);
+	INIT_LIST_HEAD(&te->members);
 }
 
 static void prio_changed_rbs(struct rq *rq, struct task_struct *p, int oldprio)
@@ -1331,7 +1630,9 @@ static void task_dead_rbs(struct task_struct *p)
 
 static unsigned int get_rr_interval_rbs(struct rq *rq, struct task_struct *p)
 {
-	return nsecs_to_jiffies(p->ms.runtime);
+	struct rbs_resv *o = READ_ONCE(p->ms.run.rbs_resv);
+
+	return nsecs_to_jiffies(o ? READ_ONCE(o->C) : p->ms.runtime);
 }
 
 DEFINE_SCHED_CLASS(rbs) = {
@@ -1381,6 +1682,14 @@ static int rbs_validate(const struct sched_attr *attr)
 	if (attr->sched_warp || attr->sched_warp_limit || attr->sched_unwarp ||
 	    attr->sched_deadline)
 		return -EINVAL;
+	/*
+	 * A thread that joins takes the reservation's parameters; 0 names
+	 * the one it is in (a caller that kept the flags it had).
+	 */
+	if (attr->sched_ms_flags & MS_FLAG_RBS_JOIN)
+		return attr->sched_ms_flags != MS_FLAG_RBS_JOIN ||
+		       attr->sched_runtime || attr->sched_period ||
+		       attr->sched_join_tid > PID_MAX_LIMIT ? -EINVAL : 0;
 	if (!ms_period_valid(attr->sched_runtime, attr->sched_period))
 		return -EINVAL;
 	return 0;
@@ -1405,10 +1714,205 @@ static bool rbs_asks_for_more(struct task_struct *p,
 	return true;
 }
 
+/*
+ * @p leaves its shared reservation @o, under its rq lock and pi_lock, or
+ * dead: the reservation's bandwidth stays while another member does.
+ */
+static void rbs_drop(struct task_struct *p, struct rbs_resv *o)
+{
+	struct sched_ms_run *run = &p->ms.run;
+	unsigned long flags;
+
+	WRITE_ONCE(run->rbs_resv, NULL);
+	run->resv_shared = 0;
+	raw_spin_lock_irqsave(&o->lock, flags);
+	o->nr_members--;
+	raw_spin_unlock_irqrestore(&o->lock, flags);
+	rbs_resv_put(o);
+}
+
+/**
+ * rbs_leave - a member of a shared reservation is dead
+ * @p:		the task
+ *
+ * From ms_release().
+ */
+void rbs_leave(struct task_struct *p)
+{
+	struct rbs_resv *o = p->ms.run.rbs_resv;
+
+	if (!WARN_ON_ONCE(!o))
+		rbs_drop(p, o);
+	WRITE_ONCE(p->ms.run.resv_bw, 0);
+}
+
+/*
+ * @p, its rq locked and its pi_lock held, joins the shared reservation of
+ * the thread @tid of the caller's PID namespace, 0 for the one it is in.
+ * What it held before goes: its own reservation, or another it shared.
+ * The reservation's CPU must be one @p may run on; @p goes there at once
+ * (ms_place()).
+ */
+static int rbs_join(struct task_struct *p, u64 tid)
+{
+	struct sched_ms_run *run = &p->ms.run;
+	struct rbs_resv *o = NULL;
+	struct task_struct *t;
+	unsigned long flags;
+	int ret = 0;
+	u64 bw;
+
+	if (!tid)
+		return run->rbs_resv ? 0 : -EINVAL;
+	if (p->flags & PF_EXITING)
+		return -ESRCH;
+	rcu_read_lock();
+	t = find_task_by_vpid(tid);
+	if (t)
+		o = READ_ONCE(t->ms.run.rbs_resv);
+	if (!t)
+		ret = -ESRCH;
+	else if (!o)
+		ret = -EINVAL;
+	else if (!refcount_inc_not_zero(&o->ref))
+		ret = -ESRCH;
+	/* taken from the pool again meanwhile, for another reservation */
+	else if (READ_ONCE(t->ms.run.rbs_resv) != o)
+		ret = -EAGAIN;
+	rcu_read_unlock();
+	if (ret) {
+		if (ret == -EAGAIN)
+			rbs_resv_put(o);
+		return ret;
+	}
+	if (o == run->rbs_resv || !cpumask_test_cpu(o->cpu, &p->cpus_mask)) {
+		ret = o == run->rbs_resv ? 0 : -EBUSY;
+		rbs_resv_put(o);
+		return ret;
+	}
+	if (run->rbs_resv)
+		rbs_drop(p, run->rbs_resv);
+	else if (run->resv_bw)
+		__ms_bw_admit(run->resv_cpu, run->resv_bw, 0, 0, run->resv_rm,
+			      false);
+	raw_spin_lock_irqsave(&o->lock, flags);
+	o->nr_members++;
+	bw = o->bw;
+	raw_spin_unlock_irqrestore(&o->lock, flags);
+	WRITE_ONCE(run->resv_cpu, o->cpu);
+	WRITE_ONCE(run->resv_bw, bw);
+	run->resv_rm = false;
+	run->resv_shared = 1;
+	WRITE_ONCE(run->rbs_resv, o);
+	return 0;
+}
+
+/*
+ * A new shared reservation for @p, admitted as its own would be (on its
+ * CPU if it has one, else first-fit), then handed to the reservation.
+ */
+static int rbs_share(struct task_struct *p, int policy,
+		     const struct sched_attr *attr)
+{
+	struct sched_rbs_entity *te = rbs_se(p);
+	struct sched_ms_run *run = &p->ms.run;
+	struct rbs_resv *o = rbs_resv_take();
+	int ret;
+
+	/* another request took the one rbs_resv_reserve() left */
+	if (!o)
+		return -ENOMEM;
+	ret = ms_admit_own(p, policy, attr);
+	if (ret) {
+		rbs_resv_give_back(o);
+		return ret;
+	}
+	memset(&o->se, 0, sizeof(o->se));
+	RB_CLEAR_NODE(&o->se.node);
+	INIT_LIST_HEAD(&o->se.members);
+	o->se.shared = 1;
+	refcount_set(&o->ref, 1);
+	o->C = attr->sched_runtime;
+	o->T = attr->sched_period;
+	o->flags = attr->sched_ms_flags &
+		   (MS_FLAG_RBS_IO | MS_FLAG_RBS_BACKGROUND);
+	o->bw = run->resv_bw;
+	o->cpu = run->resv_cpu;
+	o->nr_members = 1;
+	o->id = task_pid_nr(p);
+	/* no budget back: not before its own server would have had it */
+	o->start = run->state_policy == SCHED_RBS && te->started ?
+		   rbs_kind_change_time(te, rq_clock(task_rq(p))) : 0;
+	run->resv_rm = false;
+	run->resv_shared = 1;
+	WRITE_ONCE(run->rbs_resv, o);
+	return 0;
+}
+
+/**
+ * rbs_admit_shared - ms_admit() for a shared reservation
+ * @p:		the task, its rq locked and its pi_lock held
+ * @policy:	the policy it is to have
+ * @attr:	the request
+ *
+ * A task joins one (MS_FLAG_RBS_JOIN), makes one (MS_FLAG_RBS_SHARED),
+ * changes the one it is in (MS_FLAG_RBS_SHARED from a member: for all its
+ * members, on its CPU), or leaves the one it is in for a reservation of
+ * its own or another policy, admitted first, so that a refusal changes
+ * nothing.
+ *
+ * Return: 0, -EBUSY (no room; a reservation to join on a CPU the task
+ * may not use), -EINVAL (the thread to join shares no reservation),
+ * -ESRCH (no such thread, or an exiting task), -EAGAIN (a race with the
+ * reservation's end), or -ENOMEM.
+ */
+int rbs_admit_shared(struct task_struct *p, int policy,
+		     const struct sched_attr *attr)
+{
+	struct sched_ms_run *run = &p->ms.run;
+	struct rbs_resv *o = run->rbs_resv;
+	u32 f = policy == SCHED_RBS ? attr->sched_ms_flags : 0;
+	unsigned long flags;
+	int ret;
+	u64 bw;
+
+	lockdep_assert_held(&p->pi_lock);
+	if (f & MS_FLAG_RBS_JOIN)
+		return rbs_join(p, attr->sched_join_tid);
+	if ((f & MS_FLAG_RBS_SHARED) && !o)
+		return rbs_share(p, policy, attr);
+	if (f & MS_FLAG_RBS_SHARED) {
+		bw = rbs_bandwidth(attr);
+		if (bw != o->bw) {
+			ret = __ms_bw_admit(o->cpu, o->bw, bw, 0, true, true);
+			if (ret)
+				return ret;
+		}
+		raw_spin_lock_irqsave(&o->lock, flags);
+		o->C = attr->sched_runtime;
+		o->T = attr->sched_period;
+		o->flags = f & (MS_FLAG_RBS_IO | MS_FLAG_RBS_BACKGROUND);
+		WRITE_ONCE(o->bw, bw);
+		raw_spin_unlock_irqrestore(&o->lock, flags);
+		WRITE_ONCE(run->resv_bw, bw);
+		return 0;
+	}
+	/* it leaves: what it asks for is admitted as its own first */
+	WRITE_ONCE(run->resv_bw, 0);
+	ret = ms_admit_own(p, policy, attr);
+	if (ret) {
+		WRITE_ONCE(run->resv_bw, o->bw);
+		return ret;
+	}
+	rbs_drop(p, o);
+	return 0;
+}
+
 /* Read without the rq lock: a snapshot, as the rest of /proc/<pid>/sched. */
 static void rbs_proc_show(struct task_struct *p, struct seq_file *m)
 {
-	const struct sched_rbs_entity *se = rbs_se(p);
+	struct rbs_resv *o = READ_ONCE(p->ms.run.rbs_resv);
+	const struct sched_rbs_entity *se = o ? &o->se : rbs_se(p);
 	unsigned int i, len = min_t(unsigned int, READ_ONCE(se->ss.len),
 				    RBS_REPL_MAX);
 
@@ -1437,8 +1941,15 @@ static void rbs_proc_show(struct task_struct *p, struct seq_file *m)
 		ms_proc_u64(m, "ms.rbs.io_eligible", READ_ONCE(se->io.e));
 		ms_proc_u64(m, "ms.rbs.nr_request", READ_ONCE(se->nr_request));
 	}
+	if (o) {
+		ms_proc_s64(m, "ms.rbs.shared_id", READ_ONCE(o->id));
+		ms_proc_u64(m, "ms.rbs.members", READ_ONCE(o->nr_members));
+		ms_proc_u64(m, "ms.rbs.on_own_server",
+			    READ_ONCE(rbs_se(p)->server) == rbs_se(p));
+	}
 	ms_proc_u64(m, "ms.rbs.reserved_ppm",
-		    DIV_ROUND_UP_ULL(READ_ONCE(p->ms.run.resv_bw) * 1000000ULL,
+		    DIV_ROUND_UP_ULL((o ? READ_ONCE(o->bw) :
+				      READ_ONCE(p->ms.run.resv_bw)) * 1000000ULL,
 				     BW_UNIT));
 	ms_proc_s64(m, "ms.rbs.reserved_cpu", READ_ONCE(p->ms.run.resv_bw) ?
 		    READ_ONCE(p->ms.run.resv_cpu) : -1);
@@ -1455,7 +1966,9 @@ const struct ms_class ms_rbs_class = {
 	.class		= &rbs_sched_class,
 	.ready		= true,
 	.general	= false,
-	.flags		= MS_FLAG_RBS_IO | MS_FLAG_RBS_BACKGROUND,
+	.flags		= MS_FLAG_RBS_IO | MS_FLAG_RBS_BACKGROUND |
+			  MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN,
+	.reservation_flags = MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN,
 	.validate	= rbs_validate,
 	.asks_for_more	= rbs_asks_for_more,
 	.init_rq	= rbs_init_rq,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sched_setattr(2)/sched_getattr(2) ABI of multisched: the 48, 56 and
- * 88 byte layouts, the E2BIG rule for a longer structure, and the error
+ * The sched_setattr(2)/sched_getattr(2) ABI of multisched: the 48, 56, 88
+ * and 96 byte layouts, the E2BIG rule for a longer structure, and the error
  * codes for unknown policies, flags and class parameters. Prints one TAP
  * line per check ("ok - ..." or "not ok - ...") and exits 1 if any failed.
  */
@@ -59,17 +59,18 @@ static const char *err(int e)
 static void test_sizes(void)
 {
 	static const unsigned int sizes[] = {
-		SCHED_ATTR_SIZE_VER0, SCHED_ATTR_SIZE_VER1, SCHED_ATTR_SIZE_VER2
+		SCHED_ATTR_SIZE_VER0, SCHED_ATTR_SIZE_VER1, SCHED_ATTR_SIZE_VER2,
+		SCHED_ATTR_SIZE_VER3
 	};
 	union attr_buf b;
 	unsigned int i;
 	int e;
 
-	CHECK(sizeof(struct sched_attr) == SCHED_ATTR_SIZE_VER2,
-	      "sizeof(struct sched_attr) is %zu, SCHED_ATTR_SIZE_VER2 is %d",
-	      sizeof(struct sched_attr), SCHED_ATTR_SIZE_VER2);
+	CHECK(sizeof(struct sched_attr) == SCHED_ATTR_SIZE_VER3,
+	      "sizeof(struct sched_attr) is %zu, SCHED_ATTR_SIZE_VER3 is %d",
+	      sizeof(struct sched_attr), SCHED_ATTR_SIZE_VER3);
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		init_attr(&b, sizes[i], SCHED_BATCH);
 		b.attr.sched_nice = 3 + i;
 		e = setattr(0, &b);
@@ -98,7 +99,7 @@ static void test_sizes(void)
 	/* A caller with a larger structure gets the kernel's size. */
 	memset(&b, 0, sizeof(b));
 	e = getattr(0, &b, 120);
-	CHECK(e == 0 && b.attr.size == SCHED_ATTR_SIZE_VER2,
+	CHECK(e == 0 && b.attr.size == SCHED_ATTR_SIZE_VER3,
 	      "get with size 120 reports size %u", b.attr.size);
 
 	init_attr(&b, 120, SCHED_OTHER);
@@ -108,7 +109,7 @@ static void test_sizes(void)
 	init_attr(&b, 120, SCHED_OTHER);
 	b.bytes[100] = 1;
 	e = setattr(0, &b);
-	CHECK(e == E2BIG && b.attr.size == SCHED_ATTR_SIZE_VER2,
+	CHECK(e == E2BIG && b.attr.size == SCHED_ATTR_SIZE_VER3,
 	      "set with a non-zero byte at offset 100: %s, size written back %u",
 	      err(e), b.attr.size);
 
@@ -183,6 +184,11 @@ static void test_policies(void)
 	b.attr.sched_weight = 2048;
 	e = setattr(0, &b);
 	CHECK(e == EINVAL, "sched_weight with SCHED_OTHER: %s", err(e));
+
+	init_attr(&b, SCHED_ATTR_SIZE_VER3, SCHED_OTHER);
+	b.attr.sched_join_tid = getpid();
+	e = setattr(0, &b);
+	CHECK(e == EINVAL, "sched_join_tid with SCHED_OTHER: %s", err(e));
 
 	init_attr(&b, SCHED_ATTR_SIZE_VER2, SCHED_FIFO);
 	b.attr.sched_priority = 10;

@@ -14,7 +14,9 @@
  *    (best-effort at a random weight, or periodic with a random budget
  *    of 0.1-3 ms every 2-30 ms, admitted or refused with EBUSY), SCHED_RBS
  *    (a reservation of the same kind, half of them in background mode,
- *    changed live when the worker holds one already) and the
+ *    changed live when the worker holds one already; a third shared,
+ *    and a third of the others joining another worker's, EINVAL if it
+ *    shares none, EAGAIN if its reservation was just ending) and the
  *    mainline policies (OTHER at random nice, BATCH, IDLE, FIFO and RR),
  *    with full, 48-byte and legacy calls, and change their affinity
  *    (EBUSY for one that would take a periodic task off its CPU);
@@ -51,7 +53,7 @@ static pthread_mutex_t locks[NR_LOCKS];
 static atomic_int stop;
 static atomic_long progress[MAX_WORKERS];
 static atomic_int tids[MAX_WORKERS];
-static atomic_long calls, calls_ok, calls_unexpected, boosts, flips;
+static atomic_long calls, calls_ok, calls_unexpected, boosts, flips, joins;
 static int nworkers = 8, ncpus;
 static int pipes[MAX_WORKERS][2];
 
@@ -167,6 +169,15 @@ static void change_policy(unsigned int *seed, pid_t tid)
 			a.sched_policy = SCHED_RBS;
 			if (rnd(seed, 2))
 				a.sched_ms_flags = MS_FLAG_RBS_BACKGROUND;
+			/* a shared one, or joining another worker's */
+			if (!rnd(seed, 3))
+				a.sched_ms_flags |= MS_FLAG_RBS_SHARED;
+			if (!rnd(seed, 3)) {
+				a.sched_ms_flags = MS_FLAG_RBS_JOIN;
+				a.sched_join_tid =
+					tids[rnd(seed, nworkers)];
+				break;
+			}
 		}
 		a.sched_runtime = 100000 + rnd(seed, 2900000);
 		a.sched_period = 2000000 + rnd(seed, 28000000);
@@ -191,7 +202,10 @@ static void change_policy(unsigned int *seed, pid_t tid)
 	ret = syscall(SYS_sched_setattr, tid, &a, 0);
 	if (!ret)
 		calls_ok++;
-	else if (errno != EINVAL && errno != ESRCH && errno != EBUSY)
+	if (!ret && (a.sched_ms_flags & MS_FLAG_RBS_JOIN))
+		joins++;
+	else if (ret && errno != EINVAL && errno != ESRCH && errno != EBUSY &&
+		 errno != EAGAIN)
 		calls_unexpected++;
 }
 
@@ -340,8 +354,8 @@ int main(int argc, char **argv)
 			bad = 1;
 		}
 	}
-	printf("ms_stress: %d CPUs, %d workers, %d s: %ld calls (%ld accepted, %ld unexpected errors), %ld PI boosts, %ld normal-class switches\n",
-	       ncpus, nworkers, secs, (long)calls, (long)calls_ok,
+	printf("ms_stress: %d CPUs, %d workers, %d s: %ld calls (%ld accepted, %ld of them joins of a shared RBS reservation, %ld unexpected errors), %ld PI boosts, %ld normal-class switches\n",
+	       ncpus, nworkers, secs, (long)calls, (long)calls_ok, (long)joins,
 	       (long)calls_unexpected, (long)boosts, (long)flips);
-	return bad || calls_unexpected || !boosts || !flips;
+	return bad || calls_unexpected || !boosts || !flips || !joins;
 }

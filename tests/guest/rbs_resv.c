@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbs_resv [-v] [-c CPU]
- *	admit|steere|adversary|background|change|io|pi|isolation|demo|irq|away:
+ *	admit|steere|adversary|background|change|io|pi|isolation|demo|irq|away|
+ *	shared:
  * SCHED_RBS reservations (issue 15). background, change, io, pi,
- * isolation, irq, away and demo (the rows of make demo, which assert nothing) are
+ * isolation, irq, away, shared and demo (the rows of make demo, which assert nothing) are
  * described at their functions.
  *
  * admit: the bounds (C >= 10 us, 100 us <= T <= 4 s, C <= T, no
@@ -2197,6 +2198,175 @@ out:
 	munmap(sh, sizeof(*sh));
 }
 
+/* ppm read back from the kernel, rounded up from its fixed point */
+static int near(long long got, long long want)
+{
+	return got >= want - 2 && got <= want + 2;
+}
+
+/* sched_setattr(@pid) joining the shared reservation of @tid */
+static int rbs_join(pid_t pid, pid_t tid, long long C)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_RBS,
+		.sched_runtime = C,
+		.sched_ms_flags = MS_FLAG_RBS_JOIN,
+		.sched_join_tid = tid,
+	};
+
+	return syscall(SYS_sched_setattr, pid, &a, 0) ? errno : 0;
+}
+
+/*
+ * shared: a reservation made with MS_FLAG_RBS_SHARED, 30 ms every 100 ms
+ * on CPU, for a spinner as root (A), joined by a spinner of uid 65534
+ * (B) that root puts in it, beside a SCHED_OTHER hog and a private
+ * reservation of 10% (D) that must not notice. Joining admits nothing;
+ * A and B share the 30% (the sum within 2 points: the timers' slack,
+ * 200 us a period, is 0.2 points, and a share read over 2 s moves by a
+ * period's budget, 1.5 points) and take turns a tick each (each within
+ * 5 points of half: a budget of 30 ticks, split at most one tick
+ * unevenly a period, is within 2 points, doubled for TCG's late ticks).
+ * A member's change (20 ms every 100 ms) is the reservation's; the
+ * reservation outlives its maker, and goes with its last member.
+ * Errors: EINVAL for a thread in no shared reservation and for a budget
+ * with MS_FLAG_RBS_JOIN, ESRCH for no such thread, EPERM without
+ * CAP_SYS_NICE, EBUSY for a CPU outside the joiner's affinity.
+ */
+static void test_shared(void)
+{
+	long long base = ms_used_ppm(cpu), used, id, mem;
+	pid_t a = -1, b = -1, d = -1, hog = -1, s = sleeper(), o = -1;
+	double pa[2], pd, sum;
+	pid_t two[2];
+	int fd[2], e;
+	char r = 0;
+
+	e = rbs_join(s, s, 0);
+	CHECK(e == EINVAL, "shared: joining a thread in no shared reservation is EINVAL (%s)",
+	      strerror(e));
+	e = rbs_join(s, 999999, 0);
+	CHECK(e == ESRCH, "shared: joining no thread is ESRCH (%s)", strerror(e));
+	a = start_resv(30 * MS, 100 * MS, MS_FLAG_RBS_SHARED);
+	used = ms_used_ppm(cpu);
+	CHECK(a > 0 && near(used, base + 300000),
+	      "shared: a shared reservation of 30%% is admitted on cpu%d (%lld ppm over %lld)",
+	      cpu, used - base, base);
+	if (a < 0)
+		goto out;
+	e = rbs_join(s, a, 1 * MS);
+	CHECK(e == EINVAL, "shared: MS_FLAG_RBS_JOIN with a budget is EINVAL (%s)",
+	      strerror(e));
+	/* a thread that may not use the reservation's CPU */
+	o = fork();
+	if (!o) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			pause();
+	}
+	pin(o, cpu ? 0 : 1);
+	e = rbs_join(o, a, 0);
+	CHECK(e == EBUSY, "shared: joining a reservation on a CPU outside the affinity is EBUSY (%s)",
+	      strerror(e));
+	reap(o);
+
+	/* B: uid 65534, without capabilities, tries on its own first */
+	if (pipe(fd))
+		goto out;
+	b = fork();
+	if (!b) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(fd[0]);
+		r = '0';
+		if (!pin(0, cpu) && !setgid(65534) && !setuid(65534))
+			r = rbs_join(0, a, 0) == EPERM ? '1' : '2';
+		if (write(fd[1], &r, 1) != 1)
+			_exit(1);
+		close(fd[1]);
+		for (;;)
+			;
+	}
+	close(fd[1]);
+	if (read(fd[0], &r, 1) != 1)
+		r = 0;
+	close(fd[0]);
+	CHECK(r == '1', "shared: a thread of another user without CAP_SYS_NICE cannot join (EPERM; child said %c)",
+	      r ? r : '-');
+	e = rbs_join(b, a, 0);
+	used = ms_used_ppm(cpu);
+	CHECK(!e && near(used, base + 300000),
+	      "shared: root puts the uid 65534 thread in it, which admits nothing (%s, %lld ppm)",
+	      strerror(e), used - base);
+	mem = pid_sched_ll(b, "ms.rbs.members");
+	id = pid_sched_ll(b, "ms.rbs.shared_id");
+	CHECK(mem == 2 && id == a,
+	      "shared: /proc shows 2 members of the reservation of %d (%lld of %lld)",
+	      a, mem, id);
+	hog = start_hog(SCHED_OTHER, 0, 100);
+	d = start_resv(10 * MS, 100 * MS, 0);
+	if (hog < 0 || d < 0) {
+		CHECK(0, "shared: a SCHED_OTHER hog and a 10%% reservation start on cpu%d",
+		      cpu);
+		goto out;
+	}
+	usleep(200000);
+	two[0] = a;
+	two[1] = b;
+	shares(two, 2, 2000, pa);
+	pd = share(d, 2000);
+	sum = pa[0] + pa[1];
+	printf("# shared: maker %.1f%%, joiner %.1f%%, private 10%% reservation %.1f%%\n",
+	       pa[0], pa[1], pd);
+	CHECK(sum > 28 && sum < 32 && pa[0] > 10 && pa[0] < 20 &&
+	      pa[1] > 10 && pa[1] < 20,
+	      "shared: two members share 30%% of cpu%d: %.1f%% + %.1f%% = %.1f%%",
+	      cpu, pa[0], pa[1], sum);
+	CHECK(pd > 8 && pd < 12,
+	      "shared: a private 10%% reservation beside it keeps %.1f%%", pd);
+
+	/* a member changes it, for both */
+	e = rbs_attr(b, 20 * MS, 100 * MS, 0, MS_FLAG_RBS_SHARED);
+	used = ms_used_ppm(cpu);
+	usleep(200000);
+	shares(two, 2, 2000, pa);
+	sum = pa[0] + pa[1];
+	CHECK(!e && near(used, base + 300000) && sum > 18 && sum < 22,
+	      "shared: a member shrinks it to 20%%: %lld ppm admitted, %.1f%% + %.1f%% = %.1f%% (%s)",
+	      used - base - 100000, pa[0], pa[1], sum, strerror(e));
+
+	/* the maker goes; the reservation stays with B */
+	reap(a);
+	a = -1;
+	usleep(200000);
+	used = ms_used_ppm(cpu);
+	mem = pid_sched_ll(b, "ms.rbs.members");
+	pa[1] = share(b, 2000);
+	CHECK(near(used, base + 300000) && mem == 1 && pa[1] > 18 && pa[1] < 22,
+	      "shared: it outlives its maker: %lld ppm, %lld member, who runs %.1f%%",
+	      used - base - 100000, mem, pa[1]);
+	e = write_file(cpu_online, "0");
+	if (!e)
+		write_file(cpu_online, "1");
+	CHECK(e && file_ll(cpu_online) == 1,
+	      "shared: cpu%d cannot go offline while a shared reservation is there",
+	      cpu);
+	reap(b);
+	b = -1;
+	reap(d);
+	d = -1;
+	ms_wait_released(cpu, base, 2000);
+	used = ms_used_ppm(cpu);
+	CHECK(near(used, base), "shared: with its last member gone the bandwidth is back: %lld ppm (%lld before)",
+	      used, base);
+out:
+	reap(a);
+	reap(b);
+	reap(d);
+	reap(hog);
+	reap(s);
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -2235,6 +2405,8 @@ int main(int argc, char **argv)
 		demo();
 	else if (!strcmp(argv[optind], "irq"))
 		test_irq();
+	else if (!strcmp(argv[optind], "shared"))
+		test_shared();
 	else if (!strcmp(argv[optind], "away"))
 		test_away();
 	else

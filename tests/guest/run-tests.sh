@@ -963,8 +963,15 @@ fi
 # here, 4 for 60 s in the stress boot) ----------------------------------------
 if grep -qw bvt /proc/sys/kernel/sched_ms_classes &&
    grep -qw vtrr /proc/sys/kernel/sched_ms_classes; then
-	measure "stress: 2 CPUs, 30 s of blocking and waking workers moved between BVT, VTRR, BEBS (best-effort and periodic) and the mainline policies, re-pinned and PI-boosted; every worker progressed" \
+	cat /proc/sys/kernel/sched_ms_bandwidth > /tmp/bw.before
+	measure "stress: 2 CPUs, 30 s of blocking and waking workers moved between BVT, VTRR, BEBS (best-effort and periodic), RBS (own, shared and joined reservations) and the mainline policies, re-pinned and PI-boosted; every worker progressed" \
 		$T/ms_stress -t 30 -w 8
+	check "stress: with the workers gone every reservation (periodic BEBS, RBS, shared) is released: each CPU's admitted bandwidth is what it was before" \
+		sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do
+			       cmp -s /tmp/bw.before /proc/sys/kernel/sched_ms_bandwidth && exit 0
+			       sleep 0.2
+		       done
+		       cat /tmp/bw.before /proc/sys/kernel/sched_ms_bandwidth; exit 1'
 else
 	notok "stress: BVT and VTRR are both available"
 fi
@@ -1152,6 +1159,17 @@ if grep -qw rbs /proc/sys/kernel/sched_ms_classes; then
 	$T/rbs_resv pi || fails=$((fails + 1))
 	# a thread a boost took off its reservation's CPU goes back there
 	$T/rbs_resv away || fails=$((fails + 1))
+	# a reservation shared by threads of two users, made, joined,
+	# changed by a member, outliving its maker
+	$T/rbs_resv shared || fails=$((fails + 1))
+	check "rbs: schedctl --shared makes a reservation, --join puts a command in it, and schedctl shows its 2 members" \
+		sh -c 'schedctl -c rbs --shared --budget 1ms -P 10ms -- sleep 5 & m=$!
+		       sleep 0.5
+		       schedctl -c rbs --join $m -- sh -c "schedctl -p \$\$" > /tmp/rbs.join
+		       kill $m
+		       grep -Eq "ms.rbs.members +: +2$" /tmp/rbs.join &&
+		       grep -Eq "ms.rbs.shared_id +: +$m$" /tmp/rbs.join &&
+		       grep -Eq "ms.rbs.budget_ns +: +1000000$" /tmp/rbs.join'
 	check "rbs: schedctl --io-server runs a command as an I/O server of 10% at 10 ms and shows it, admitted as (2 - U) U = 19%" \
 		sh -c 'schedctl -c rbs --io-server --budget 10% -P 10ms -- sh -c "schedctl -p \$\$" > /tmp/rbs.io &&
 		       grep -Eq "ms.rbs.io_period_ns +: +10000000$" /tmp/rbs.io &&

@@ -3,7 +3,7 @@
  * schedctl - run a command under, or move a task into, a scheduling class.
  *
  * In the spirit of util-linux chrt(1), but it knows the multisched classes
- * (BVT, VTRR, BEBS, RBS) and the 88-byte struct sched_attr that carries
+ * (BVT, VTRR, BEBS, RBS) and the 96-byte struct sched_attr that carries
  * their parameters. Every syscall failure is explained in words.
  *
  * Exit status: 0 success, 1 a syscall or runtime failure, 2 a usage error,
@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -31,12 +32,12 @@
 #include <linux/sched/types.h>
 #include <linux/sched/multisched.h>
 
-#ifndef SCHED_ATTR_SIZE_VER2
-#error "HDR must hold the multisched uapi headers (no SCHED_ATTR_SIZE_VER2)"
+#ifndef SCHED_ATTR_SIZE_VER3
+#error "HDR must hold the multisched uapi headers (no SCHED_ATTR_SIZE_VER3)"
 #endif
 
-static_assert(sizeof(struct sched_attr) == SCHED_ATTR_SIZE_VER2,
-	      "struct sched_attr in HDR is not the 88-byte multisched layout");
+static_assert(sizeof(struct sched_attr) == SCHED_ATTR_SIZE_VER3,
+	      "struct sched_attr in HDR is not the 96-byte multisched layout");
 
 #define SCHEDCTL_VERSION	"1.0"
 
@@ -138,6 +139,7 @@ static const struct {
 	{ "io-server", MS_FLAG_RBS_IO },
 	{ "feedback", MS_FLAG_RBS_FEEDBACK },
 	{ "background", MS_FLAG_RBS_BACKGROUND },
+	{ "shared", MS_FLAG_RBS_SHARED },
 };
 
 /* The parameters a set names: bits of struct request's @named. */
@@ -165,6 +167,7 @@ struct request {
 	bool reset_on_fork;		/* -R */
 	bool reset;			/* --reset: start from the defaults */
 	bool verbose;
+	long long join;			/* --join TID, 0 for none */
 };
 
 /* --json: the show and list forms print JSON; see json_item(). */
@@ -235,12 +238,15 @@ static void print_help(void)
 	      "                        period of the reservation that wakes it\n"
 	      "      --feedback        rbs: rbs_ctl sets proportion and period (not yet)\n"
 	      "      --background      rbs: run out of budget while the CPU is idle\n"
+	      "      --shared          rbs: a reservation other threads may join\n"
 	      "      --flags LIST      the class flags are exactly LIST, names of the\n"
-	      "                        eight flag options above with commas, or none;\n"
+	      "                        nine flag options above with commas, or none;\n"
 	      "                        the flag options add to it\n"
 	      "      --budget TIME|N%  runtime per period (bebs, rbs, deadline);\n"
 	      "                        N% is that share of --period\n"
 	      "  -P, --period TIME     period (bebs, rbs, deadline)\n"
+	      "      --join TID        rbs: join the shared reservation of thread TID\n"
+	      "                        (its budget and period; no other rbs option)\n"
 	      "      --deadline TIME   relative deadline (deadline; default: --period)\n"
 	      "  -R, --reset-on-fork   children return to SCHED_OTHER and nice 0\n"
 	      "      --reset           unnamed parameters take their defaults\n"
@@ -454,7 +460,7 @@ static long long parse_int(const char *opt, const char *arg,
 	return v;
 }
 
-#define MSG_BAD_FLAG	"invalid --flags '%s': unknown flag '%s' (warp-off, warp-signal, reserved, periodic, overrun, io-server, feedback, background or none)"
+#define MSG_BAD_FLAG	"invalid --flags '%s': unknown flag '%s' (warp-off, warp-signal, reserved, periodic, overrun, io-server, feedback, background, shared or none)"
 
 /* Parse --flags LIST: "none" or flag names separated by commas. */
 static unsigned int parse_flags(const char *arg)
@@ -1342,7 +1348,7 @@ static void explain_einval(const struct policy *pol)
 		    fmt_time(a, sizeof(a), MS_RUNTIME_MIN),
 		    fmt_time(b, sizeof(b), MS_PERIOD_MIN),
 		    fmt_time(c, sizeof(c), MS_PERIOD_MAX),
-		    "no deadline; no flag but io-server and background (feedback is not in this kernel yet)");
+		    "no deadline; no flag but io-server, background and shared (feedback is not in this kernel yet); --join takes none of them");
 		break;
 	}
 }
@@ -1554,19 +1560,32 @@ static void explain(int err, const struct policy *pol,
 {
 	switch (err) {
 	case ESRCH:
-		msg("no such process %d", tid);
+		if (attr->sched_join_tid && !kill(tid, 0))
+			msg("no thread %llu to join, or its reservation is ending",
+			    (unsigned long long)attr->sched_join_tid);
+		else
+			msg("no such process %d", tid);
 		break;
 	case E2BIG:
 		msg("kernel does not know the extended sched_attr (is this a multisched kernel?)");
 		break;
 	case EINVAL:
-		explain_einval(pol);
+		if (attr->sched_join_tid)
+			msg("thread %llu shares no reservation: join one made with --shared",
+			    (unsigned long long)attr->sched_join_tid);
+		else
+			explain_einval(pol);
 		break;
 	case EPERM:
 		explain_eperm(pol, attr, pid, tid);
 		break;
 	case EBUSY:
-		explain_ebusy(pol, attr, tid);
+		if (attr->sched_join_tid)
+			msg("the reservation of thread %llu is on a CPU outside the affinity of pid %d (see ms.rbs.reserved_cpu in schedctl -v -p %llu)",
+			    (unsigned long long)attr->sched_join_tid, tid,
+			    (unsigned long long)attr->sched_join_tid);
+		else
+			explain_ebusy(pol, attr, tid);
 		break;
 	case EOPNOTSUPP:
 		msg(MSG_ENOTSUP, pol->sname);
@@ -1661,6 +1680,14 @@ static void build_attr(const struct request *req, pid_t tid,
 		attr->sched_deadline = attr->sched_period;
 	if (req->reset_on_fork)
 		attr->sched_flags |= SCHED_FLAG_RESET_ON_FORK;
+	/* a member takes the reservation's budget, period and flags */
+	if (req->join) {
+		attr->sched_ms_flags = MS_FLAG_RBS_JOIN;
+		attr->sched_runtime = 0;
+		attr->sched_period = 0;
+		attr->sched_deadline = 0;
+		attr->sched_join_tid = req->join;
+	}
 }
 
 static int set_task(pid_t pid, pid_t tid, const struct request *req,
@@ -1821,6 +1848,8 @@ enum {
 	OPT_IO_SERVER,
 	OPT_FEEDBACK,
 	OPT_BACKGROUND,
+	OPT_SHARED,
+	OPT_JOIN,
 	OPT_FLAGS,
 	OPT_BUDGET,
 	OPT_DEADLINE,
@@ -1845,6 +1874,8 @@ static const struct option long_options[] = {
 	{ "io-server",		no_argument,		NULL, OPT_IO_SERVER },
 	{ "feedback",		no_argument,		NULL, OPT_FEEDBACK },
 	{ "background",		no_argument,		NULL, OPT_BACKGROUND },
+	{ "shared",		no_argument,		NULL, OPT_SHARED },
+	{ "join",		required_argument,	NULL, OPT_JOIN },
 	{ "flags",		required_argument,	NULL, OPT_FLAGS },
 	{ "budget",		required_argument,	NULL, OPT_BUDGET },
 	{ "period",		required_argument,	NULL, 'P' },
@@ -1945,6 +1976,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_BACKGROUND:
 			req.add_flags |= MS_FLAG_RBS_BACKGROUND;
+			params = true;
+			break;
+		case OPT_SHARED:
+			req.add_flags |= MS_FLAG_RBS_SHARED;
+			params = true;
+			break;
+		case OPT_JOIN:
+			req.join = parse_int("--join", optarg, 1, INT32_MAX);
 			params = true;
 			break;
 		case OPT_FLAGS:
@@ -2050,6 +2089,10 @@ int main(int argc, char **argv)
 		usage_error("running a COMMAND needs -c/--class");
 	if (json && req.pol)
 		usage_error(MSG_JSON);
+	if (req.join && (req.pol->kind != K_RBS || req.add_flags ||
+			 (req.named & (NAMED_FLAGS | NAMED_RUNTIME |
+				       NAMED_PERIOD | NAMED_DEADLINE))))
+		usage_error("--join goes with -c rbs and takes the reservation's budget, period and flags: no other rbs option");
 
 	if (budget_arg && strchr(budget_arg, '%')) {
 		unsigned long long ppm = parse_percent("--budget", budget_arg);

@@ -6,6 +6,8 @@
 #include <linux/rbtree.h>
 #include <linux/types.h>
 
+struct rbs_resv;
+
 #ifdef CONFIG_SCHED_BVT
 /*
  * struct sched_bvt_entity - a task's Borrowed Virtual Time state
@@ -177,6 +179,16 @@ struct sched_rbs_entity {
 	u8		io_server;	/* @io is its server (MS_FLAG_RBS_IO), not @ss */
 	struct rbs_pibs	io;
 	u64		nr_request;	/* I/O server: wakeups, each a request */
+	/*
+	 * A task queued on a shared reservation's server (kernel/sched/rbs.c)
+	 * is one of its @members, in turn order; @server is the server a
+	 * queued task is on, this entity itself when it is not shared.
+	 */
+	struct sched_rbs_entity	*server;
+	struct list_head	member;		/* a task's place in @server's @members */
+	struct list_head	members;	/* a shared server's queued tasks */
+	unsigned int		nr_queued;	/* a shared server's: of @members */
+	u8			shared;		/* the server of a struct rbs_resv */
 	struct rbs_repl	q[RBS_REPL_MAX];
 };
 #endif
@@ -247,6 +259,16 @@ struct sched_ms_entity {
 		 * with xchg() under the rq lock (rbs_io_waking()).
 		 */
 		u32			io_request;
+		/*
+		 * RBS: the shared reservation the task is a member of, or
+		 * NULL; @resv_bw and @resv_cpu are then the reservation's and
+		 * @resv_shared is set: the bandwidth is not the task's own.
+		 * Written under the rq lock and pi_lock with WRITE_ONCE(),
+		 * read locklessly under RCU (the reservations are never
+		 * freed, only used again: kernel/sched/rbs.c).
+		 */
+		struct rbs_resv		*rbs_resv;
+		u8			resv_shared;
 		union sched_ms_state	state;
 		/*
 		 * The task work (ms_queue_work()) that moves a task to its

@@ -16,6 +16,13 @@
  * BEBS and RBS take their budget and period from sched_runtime and
  * sched_period, in nanoseconds, as SCHED_DEADLINE does.
  *
+ * An RBS reservation made with MS_FLAG_RBS_SHARED may be joined by other
+ * threads: sched_setattr(2) with SCHED_RBS, MS_FLAG_RBS_JOIN, no budget
+ * or period, and in the SCHED_ATTR_SIZE_VER3 field sched_join_tid a
+ * member of it. Its members share one budget; it lives while one of them
+ * is in it. A member that asks for MS_FLAG_RBS_SHARED with a budget and
+ * a period changes the reservation for all of them.
+ *
  * Callers that pass the 48-byte (VER0) or 56-byte (VER1) structure, and
  * sched_setparam(2) and sched_setscheduler(2), send no class parameters:
  * a task that stays in its policy keeps the ones it has, one that enters
@@ -45,12 +52,15 @@
 #define MS_FLAG_RBS_FEEDBACK	0x20	/* RBS: rbs_ctl sets proportion and period */
 #define MS_FLAG_BEBS_OVERRUN	0x40	/* BEBS: SIGXCPU when a periodic job overruns */
 #define MS_FLAG_RBS_BACKGROUND	0x80	/* RBS: run out of budget when the CPU is idle */
+#define MS_FLAG_RBS_SHARED	0x100	/* RBS: a reservation other threads may join */
+#define MS_FLAG_RBS_JOIN	0x200	/* RBS: join sched_join_tid's shared reservation */
 
 #define MS_FLAGS_BVT		(MS_FLAG_WARP_OFF | MS_FLAG_WARP_SIGNAL | \
 				 MS_FLAG_RESERVED)
 #define MS_FLAGS_BEBS		(MS_FLAG_BEBS_PERIODIC | MS_FLAG_BEBS_OVERRUN)
 #define MS_FLAGS_RBS		(MS_FLAG_RBS_IO | MS_FLAG_RBS_FEEDBACK | \
-				 MS_FLAG_RBS_BACKGROUND)
+				 MS_FLAG_RBS_BACKGROUND | MS_FLAG_RBS_SHARED | \
+				 MS_FLAG_RBS_JOIN)
 #define MS_FLAGS_ALL		(MS_FLAGS_BVT | MS_FLAGS_BEBS | MS_FLAGS_RBS)
 
 /* Limits, checked by sched_setattr(2). Times are in nanoseconds. */
