@@ -209,13 +209,15 @@ int ms_check_attr(struct task_struct *p, const struct sched_attr *attr,
 	ret = ms_validate_attr(policy, attr);
 	if (ret)
 		return ret;
+#ifdef CONFIG_SCHED_RBS
 	/* a shared reservation comes from a pool that may need to grow */
-	if (IS_ENABLED(CONFIG_SCHED_RBS) && policy == SCHED_RBS &&
+	if (policy == SCHED_RBS &&
 	    (attr->sched_ms_flags & MS_FLAG_RBS_SHARED)) {
 		ret = rbs_resv_reserve();
 		if (ret)
 			return ret;
 	}
+#endif
 	if (!user)
 		return 0;
 
@@ -816,12 +818,13 @@ int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 {
 	if (attr->sched_flags & SCHED_FLAG_KEEP_PARAMS)
 		return 0;
+#ifdef CONFIG_SCHED_RBS
 	/* a shared RBS reservation, to join, make, change or leave */
-	if (IS_ENABLED(CONFIG_SCHED_RBS) &&
-	    (p->ms.run.resv_shared ||
-	     (policy == SCHED_RBS && (attr->sched_ms_flags &
-				      (MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN)))))
+	if (p->ms.run.resv_shared ||
+	    (policy == SCHED_RBS &&
+	     (attr->sched_ms_flags & (MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN))))
 		return rbs_admit_shared(p, policy, attr);
+#endif
 	return ms_admit_own(p, policy, attr);
 }
 
@@ -1030,10 +1033,12 @@ void ms_release(struct task_struct *p)
 {
 	struct sched_ms_run *run = &p->ms.run;
 
-	if (IS_ENABLED(CONFIG_SCHED_RBS) && run->resv_shared) {
+#ifdef CONFIG_SCHED_RBS
+	if (run->resv_shared) {
 		rbs_leave(p);
 		return;
 	}
+#endif
 	if (!run->resv_bw)
 		return;
 	__ms_bw_admit(run->resv_cpu, run->resv_bw, 0, 0, run->resv_rm, false);

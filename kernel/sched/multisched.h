@@ -307,11 +307,6 @@ do {								\
 #define ms_hrtick_armed(rq)		({ (void)(rq); false; })
 #endif
 
-/* RBS's shared reservations (called only where the class is built) */
-int rbs_admit_shared(struct task_struct *p, int policy,
-		     const struct sched_attr *attr);
-void rbs_leave(struct task_struct *p);
-
 /* The classes: the table's entries, highest first. */
 #ifdef CONFIG_SCHED_RBS
 extern const struct sched_class rbs_sched_class;
@@ -319,6 +314,9 @@ extern const struct ms_class ms_rbs_class;
 void ms_wakeup_below(struct rq *rq);
 void rbs_io_waking(struct task_struct *p);
 int rbs_resv_reserve(void);
+int rbs_admit_shared(struct task_struct *p, int policy,
+		     const struct sched_attr *attr);
+void rbs_leave(struct task_struct *p);
 
 /*
  * try_to_wake_up() wakes @p, in the waker's context, under @p's pi_lock:
@@ -334,7 +332,6 @@ static inline void ms_task_waking(struct task_struct *p)
 }
 #else
 static inline void ms_wakeup_below(struct rq *rq) { }
-static inline int rbs_resv_reserve(void) { return 0; }
 static inline void ms_task_waking(struct task_struct *p) { }
 #endif
 #ifdef CONFIG_SCHED_BEBS
@@ -356,8 +353,8 @@ u64 ms_bw_used(int cpu);
 u64 ms_bw_used_hint(int cpu);
 bool ms_cpu_reserved(int cpu);
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw);
-int __ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw, bool old_rm,
-		 bool new_rm);
+int __ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw,
+		  bool old_rm, bool new_rm);
 int ms_admit_own(struct task_struct *p, int policy,
 		 const struct sched_attr *attr);
 bool ms_below_runnable(struct rq *rq, const struct sched_class *class);

@@ -1294,6 +1294,7 @@ static int list_tasks(const struct policy *filter)
 #define MSG_EPERM_BVT_WARP	"%s: needs CAP_SYS_NICE to raise weight or warp, or to loosen the warp limit, the unwarp time, --warp-off or --warp-signal of a warped thread"
 #define MSG_EPERM_RESERVE	"%s: needs CAP_SYS_NICE to reserve CPU bandwidth or to raise weight above the current value"
 #define MSG_EBUSY_RBS		"SCHED_RBS admits a reservation on the first CPU of its affinity where it fits under the limit and keeps that CPU's reservations, with the rest admitted there counted as one more task, within the rate-monotonic bound n(2^(1/n)-1): 82.8%% for two, 78.0%% for three, 69.3%% for many; an admitted reservation changes on the CPU it holds"
+#define MSG_EBUSY_JOIN	"the reservation of thread %llu is on a CPU outside the affinity of pid %d (see ms.rbs.reserved_cpu in schedctl -p %llu)"
 #define MSG_EBUSY_DL		"admission control refused: not enough SCHED_DEADLINE bandwidth left (see /proc/sys/kernel/sched_rt_{runtime,period}_us)"
 #define MSG_EBUSY_ALL_CPUS	"admission control refused: the reservations of every CPU pid %d may use are full"
 
@@ -1581,7 +1582,7 @@ static void explain(int err, const struct policy *pol,
 		break;
 	case EBUSY:
 		if (attr->sched_join_tid)
-			msg("the reservation of thread %llu is on a CPU outside the affinity of pid %d (see ms.rbs.reserved_cpu in schedctl -v -p %llu)",
+			msg(MSG_EBUSY_JOIN,
 			    (unsigned long long)attr->sched_join_tid, tid,
 			    (unsigned long long)attr->sched_join_tid);
 		else
@@ -1893,6 +1894,7 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+#define MSG_JOIN_ALONE	"--join goes with -c rbs and takes the reservation's budget, period and flags: no other rbs option"
 #define MSG_CHRT_B	"-b is not --budget: in chrt(1) it chooses SCHED_BATCH; use -c batch for that, or --budget TIME"
 #define MSG_CHRT_D	"-d is not --deadline: in chrt(1) it chooses SCHED_DEADLINE; use -c deadline for that, or --deadline TIME"
 #define MSG_JSON	"--json goes with showing (-p without -c), --list and --list-tasks"
@@ -2092,7 +2094,7 @@ int main(int argc, char **argv)
 	if (req.join && (req.pol->kind != K_RBS || req.add_flags ||
 			 (req.named & (NAMED_FLAGS | NAMED_RUNTIME |
 				       NAMED_PERIOD | NAMED_DEADLINE))))
-		usage_error("--join goes with -c rbs and takes the reservation's budget, period and flags: no other rbs option");
+		usage_error(MSG_JOIN_ALONE);
 
 	if (budget_arg && strchr(budget_arg, '%')) {
 		unsigned long long ppm = parse_percent("--budget", budget_arg);
