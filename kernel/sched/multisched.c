@@ -207,21 +207,15 @@ int ms_check_attr(struct task_struct *p, const struct sched_attr *attr,
 		return -EINVAL;
 
 	ret = ms_validate_attr(policy, attr);
-	if (ret)
-		return ret;
+	if (!ret && user)
+		ret = ms_check_privilege(p, policy, attr);
 #ifdef CONFIG_SCHED_RBS
 	/* a shared reservation comes from a pool that may need to grow */
-	if (policy == SCHED_RBS &&
-	    (attr->sched_ms_flags & MS_FLAG_RBS_SHARED)) {
+	if (!ret && policy == SCHED_RBS &&
+	    (attr->sched_ms_flags & MS_FLAG_RBS_SHARED))
 		ret = rbs_resv_reserve();
-		if (ret)
-			return ret;
-	}
 #endif
-	if (!user)
-		return 0;
-
-	return ms_check_privilege(p, policy, attr);
+	return ret;
 }
 
 /**
@@ -298,6 +292,11 @@ void ms_getparams(struct task_struct *p, struct sched_attr *attr)
 	attr->sched_runtime = ms->runtime;
 	attr->sched_deadline = ms->deadline;
 	attr->sched_period = ms->period;
+#ifdef CONFIG_SCHED_RBS
+	/* a shared reservation's member reads the reservation's */
+	if (READ_ONCE(p->ms.run.rbs_resv))
+		rbs_getparams(p, attr);
+#endif
 }
 
 bool ms_params_changed(struct task_struct *p, const struct sched_attr *attr)

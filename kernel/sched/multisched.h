@@ -317,6 +317,7 @@ int rbs_resv_reserve(void);
 int rbs_admit_shared(struct task_struct *p, int policy,
 		     const struct sched_attr *attr);
 void rbs_leave(struct task_struct *p);
+void rbs_getparams(struct task_struct *p, struct sched_attr *attr);
 
 /*
  * try_to_wake_up() wakes @p, in the waker's context, under @p's pi_lock:

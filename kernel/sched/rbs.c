@@ -511,6 +511,7 @@ struct rbs_rq {
 	struct rb_root_cached	throttled;	/* without, by their head chunk's time */
 	unsigned int		nr_running;
 	unsigned int		nr_bg;		/* queued with MS_FLAG_RBS_BACKGROUND */
+	unsigned int		nr_rr;		/* shared servers with two members queued or more */
 	u64			seq;		/* queueings, for ties of equal periods */
 	struct rq		*rq;
 	struct hrtimer		budget_timer;	/* ends the running task's capacity */
@@ -575,7 +576,8 @@ static inline struct sched_rbs_entity *rbs_curr_srv(struct rq *rq)
  * Reservations come from a pool, refilled where sleeping is allowed
  * (rbs_resv_reserve()), and go back to it; they are never freed, so a
  * lockless reader of a member's pointer reads a reservation, if perhaps
- * a later one (rbs_join() checks).
+ * a later one (rbs_join() checks), and a change's irq_work may run after
+ * the reservation is gone (it checks the server is queued).
  */
 struct rbs_resv {
 	struct sched_rbs_entity	se;	/* the server, under @cpu's rq lock */
@@ -590,6 +592,7 @@ struct rbs_resv {
 	pid_t			id;	/* the thread that made it */
 	u64			start;	/* its server's first budget, no sooner */
 	struct list_head	pool;	/* in rbs_resv_pool while unused */
+	struct irq_work		change;	/* takes a change to @cpu (rbs_resv_changed()) */
 };
 
 static LIST_HEAD(rbs_resv_pool);
@@ -633,16 +636,20 @@ static void rbs_params_of(struct task_struct *p, struct rbs_params *pa)
  *
  * Return: 0, or -ENOMEM.
  */
+static void rbs_resv_changed(struct irq_work *work);
+
 int rbs_resv_reserve(void)
 {
 	struct rbs_resv *o;
 
-	if (READ_ONCE(rbs_resv_nr_free))
+	/* two: one more request racing this one finds one too */
+	if (READ_ONCE(rbs_resv_nr_free) >= 2)
 		return 0;
 	o = kzalloc(sizeof(*o), GFP_KERNEL);
 	if (!o)
 		return -ENOMEM;
 	raw_spin_lock_init(&o->lock);
+	o->change = IRQ_WORK_INIT_HARD(rbs_resv_changed);
 	raw_spin_lock_irq(&rbs_resv_pool_lock);
 	list_add(&o->pool, &rbs_resv_pool);
 	WRITE_ONCE(rbs_resv_nr_free, rbs_resv_nr_free + 1);
@@ -1198,6 +1205,9 @@ static void rbs_start(struct sched_rbs_entity *se, struct task_struct *p,
 {
 	u64 from = se->started ? rbs_kind_change_time(se, now) : now;
 
+	/* the first of its own after it left a shared one (rbs_drop()) */
+	if (!se->started && !se->shared)
+		from = max(from, p->ms.run.rbs_not_before);
 	/* a shared reservation's first server goes on from its maker's */
 	if (se->shared && !se->started)
 		from = max(from, rbs_resv_of(se)->start);
@@ -1282,8 +1292,12 @@ static void rbs_enqueue_member(struct rq *rq, struct sched_rbs_entity *se,
 	struct rbs_rq *rrq = rbs_rq_of(rq);
 	u64 now = rq_clock(rq);
 
-	if (rbs_params_differ(se, pa))
+	if (rbs_params_differ(se, pa)) {
+		update_curr_rbs(rq);
 		rbs_resync(rrq, se, p, pa, now);
+		if (rbs_curr_srv(rq) == se)
+			resched_curr(rq);
+	}
 	if (se->io_server) {
 		if ((flags & ENQUEUE_WAKEUP) && !READ_ONCE(p->ms.run.io_request))
 			WRITE_ONCE(p->ms.run.io_request, pa->T);
@@ -1315,16 +1329,19 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 	 */
 	te->server = se;
 	rrq->nr_running++;
-	add_nr_running(rq, 1);
 	if (se != te) {
 		te->on_rq = 1;
 		list_add_tail(&te->member, &se->members);
 		if (se->nr_queued++) {
+			/* members to take turns: the tick is needed (nohz_full) */
+			rrq->nr_rr += se->nr_queued == 2;
+			add_nr_running(rq, 1);
 			rbs_enqueue_member(rq, se, p, &pa, flags);
 			return;
 		}
 		refcount_inc(&o->ref);
 	}
+	add_nr_running(rq, 1);
 	if (!se->started || se->io_server != !!(pa.flags & MS_FLAG_RBS_IO))
 		rbs_start(se, p, &pa, now, flags & ENQUEUE_WAKEUP);
 	else if (se->ss.C != pa.C || se->ss.T != pa.T)
@@ -1375,7 +1392,7 @@ static bool dequeue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 		rbs_bg_stop(rq, se);
 	if (se != te && se->nr_queued > 1) {
 		list_del_init(&te->member);
-		se->nr_queued--;
+		rrq->nr_rr -= --se->nr_queued == 1;
 		goto out;
 	}
 	rbs_erase(rrq, se);
@@ -1479,9 +1496,8 @@ static void rbs_tick_shared(struct rq *rq, struct sched_rbs_entity *se,
 		rbs_resync(rbs_rq_of(rq), se, p, &pa, rq_clock(rq));
 		resched_curr(rq);
 	}
-	if (se->nr_queued > 1 &&
-	    list_first_entry(&se->members, struct sched_rbs_entity,
-			     member) == te) {
+	/* the one that ran goes last, wherever it was (queued anew, say) */
+	if (se->nr_queued > 1) {
 		list_move_tail(&te->member, &se->members);
 		resched_curr(rq);
 	}
@@ -1715,16 +1731,28 @@ static bool rbs_asks_for_more(struct task_struct *p,
 }
 
 /*
- * @p leaves its shared reservation @o, under its rq lock and pi_lock, or
- * dead: the reservation's bandwidth stays while another member does.
+ * @p leaves its shared reservation, under its rq lock and pi_lock, or
+ * dead (@locked false): the reservation's bandwidth stays while another
+ * member does. Only one of a setattr and the exit that race drops it.
+ * One that leaves from the reservation's CPU takes along when its server
+ * would have had all of its budget back, so that a reservation it makes
+ * next starts no sooner (rbs_share(), rbs_start()): members that leave
+ * one together and make a new one gain no budget.
  */
-static void rbs_drop(struct task_struct *p, struct rbs_resv *o)
+static void rbs_drop(struct task_struct *p, bool locked)
 {
 	struct sched_ms_run *run = &p->ms.run;
+	struct rbs_resv *o = xchg(&run->rbs_resv, NULL);
 	unsigned long flags;
+	u64 t;
 
-	WRITE_ONCE(run->rbs_resv, NULL);
+	if (!o)
+		return;
 	run->resv_shared = 0;
+	if (locked && o->cpu == task_cpu(p) && o->se.started) {
+		t = rbs_kind_change_time(&o->se, rq_clock(task_rq(p)));
+		run->rbs_not_before = max(run->rbs_not_before, t);
+	}
 	raw_spin_lock_irqsave(&o->lock, flags);
 	o->nr_members--;
 	raw_spin_unlock_irqrestore(&o->lock, flags);
@@ -1739,10 +1767,7 @@ static void rbs_drop(struct task_struct *p, struct rbs_resv *o)
  */
 void rbs_leave(struct task_struct *p)
 {
-	struct rbs_resv *o = p->ms.run.rbs_resv;
-
-	if (!WARN_ON_ONCE(!o))
-		rbs_drop(p, o);
+	rbs_drop(p, false);
 	WRITE_ONCE(p->ms.run.resv_bw, 0);
 }
 
@@ -1790,15 +1815,21 @@ static int rbs_join(struct task_struct *p, u64 tid)
 		rbs_resv_put(o);
 		return ret;
 	}
+	/* its last member is taking its bandwidth along (rbs_admit_shared()) */
+	raw_spin_lock_irqsave(&o->lock, flags);
+	bw = o->bw;
+	if (bw)
+		o->nr_members++;
+	raw_spin_unlock_irqrestore(&o->lock, flags);
+	if (!bw) {
+		rbs_resv_put(o);
+		return -ESRCH;
+	}
 	if (run->rbs_resv)
-		rbs_drop(p, run->rbs_resv);
+		rbs_drop(p, true);
 	else if (run->resv_bw)
 		__ms_bw_admit(run->resv_cpu, run->resv_bw, 0, 0, run->resv_rm,
 			      false);
-	raw_spin_lock_irqsave(&o->lock, flags);
-	o->nr_members++;
-	bw = o->bw;
-	raw_spin_unlock_irqrestore(&o->lock, flags);
 	WRITE_ONCE(run->resv_cpu, o->cpu);
 	WRITE_ONCE(run->resv_bw, bw);
 	run->resv_rm = false;
@@ -1819,7 +1850,7 @@ static int rbs_share(struct task_struct *p, int policy,
 	struct rbs_resv *o = rbs_resv_take();
 	int ret;
 
-	/* another request took the one rbs_resv_reserve() left */
+	/* more requests than rbs_resv_reserve() left room for */
 	if (!o)
 		return -ENOMEM;
 	ret = ms_admit_own(p, policy, attr);
@@ -1841,11 +1872,87 @@ static int rbs_share(struct task_struct *p, int policy,
 	o->nr_members = 1;
 	o->id = task_pid_nr(p);
 	/* no budget back: not before its own server would have had it */
-	o->start = run->state_policy == SCHED_RBS && te->started ?
-		   rbs_kind_change_time(te, rq_clock(task_rq(p))) : 0;
+	o->start = run->rbs_not_before;
+	if (run->state_policy == SCHED_RBS && te->started)
+		o->start = max(o->start,
+			       rbs_kind_change_time(te, rq_clock(task_rq(p))));
 	run->resv_rm = false;
 	run->resv_shared = 1;
 	WRITE_ONCE(run->rbs_resv, o);
+	return 0;
+}
+
+/*
+ * A change of a shared reservation, on its CPU: the server takes it now
+ * if it is queued there (an enqueue or a tick would take it too, later;
+ * a nohz_full CPU may have no tick). An irq_work, as the change is made
+ * under another CPU's rq lock.
+ */
+static void rbs_resv_changed(struct irq_work *work)
+{
+	struct rbs_resv *o = container_of(work, struct rbs_resv, change);
+	struct rq *rq = this_rq();
+	struct rbs_params pa;
+	struct rq_flags rf;
+
+	rq_lock(rq, &rf);
+	if (o->cpu == cpu_of(rq) && o->se.on_rq) {
+		update_rq_clock(rq);
+		update_curr_rbs(rq);
+		raw_spin_lock(&o->lock);
+		pa = (struct rbs_params){ .C = o->C, .T = o->T,
+					  .flags = o->flags };
+		raw_spin_unlock(&o->lock);
+		if (rbs_params_differ(&o->se, &pa)) {
+			rbs_resync(rbs_rq_of(rq), &o->se,
+				   rbs_task_of(&o->se), &pa, rq_clock(rq));
+			resched_curr(rq);
+		}
+	}
+	rq_unlock(rq, &rf);
+}
+
+/*
+ * A member leaves: for a reservation of its own, admitted first so that
+ * a refusal leaves it in, or another policy. The last member asking for
+ * a reservation of its own takes the shared one's bandwidth on its CPU
+ * along, as a change of it: that it holds already.
+ */
+static int rbs_part(struct task_struct *p, int policy,
+		    const struct sched_attr *attr)
+{
+	struct sched_ms_run *run = &p->ms.run;
+	struct rbs_resv *o = run->rbs_resv;
+	unsigned long flags;
+	int ret = -EAGAIN;
+	u64 bw;
+
+	if (policy == SCHED_RBS) {
+		bw = rbs_bandwidth(attr);
+		raw_spin_lock_irqsave(&o->lock, flags);
+		if (o->nr_members == 1) {
+			ret = __ms_bw_admit(o->cpu, o->bw, bw, 0, true, true);
+			if (!ret)
+				WRITE_ONCE(o->bw, 0);
+		}
+		raw_spin_unlock_irqrestore(&o->lock, flags);
+		if (ret != -EAGAIN) {
+			if (ret)
+				return ret;
+			/* its CPU stays the task's: @o may go back to the pool */
+			rbs_drop(p, true);
+			WRITE_ONCE(run->resv_bw, bw);
+			run->resv_rm = true;
+			return 0;
+		}
+	}
+	WRITE_ONCE(run->resv_bw, 0);
+	ret = ms_admit_own(p, policy, attr);
+	if (ret) {
+		WRITE_ONCE(run->resv_bw, o->bw);
+		return ret;
+	}
+	rbs_drop(p, true);
 	return 0;
 }
 
@@ -1857,14 +1964,12 @@ static int rbs_share(struct task_struct *p, int policy,
  *
  * A task joins one (MS_FLAG_RBS_JOIN), makes one (MS_FLAG_RBS_SHARED),
  * changes the one it is in (MS_FLAG_RBS_SHARED from a member: for all its
- * members, on its CPU), or leaves the one it is in for a reservation of
- * its own or another policy, admitted first, so that a refusal changes
- * nothing.
+ * members, on its CPU), or leaves the one it is in (rbs_part()).
  *
  * Return: 0, -EBUSY (no room; a reservation to join on a CPU the task
  * may not use), -EINVAL (the thread to join shares no reservation),
- * -ESRCH (no such thread, or an exiting task), -EAGAIN (a race with the
- * reservation's end), or -ENOMEM.
+ * -ESRCH (no such thread, a reservation that is ending, or an exiting
+ * task), -EAGAIN (a race with the reservation's end), or -ENOMEM.
  */
 int rbs_admit_shared(struct task_struct *p, int policy,
 		     const struct sched_attr *attr)
@@ -1873,7 +1978,7 @@ int rbs_admit_shared(struct task_struct *p, int policy,
 	struct rbs_resv *o = run->rbs_resv;
 	u32 f = policy == SCHED_RBS ? attr->sched_ms_flags : 0;
 	unsigned long flags;
-	int ret;
+	int ret = 0;
 	u64 bw;
 
 	lockdep_assert_held(&p->pi_lock);
@@ -1881,31 +1986,58 @@ int rbs_admit_shared(struct task_struct *p, int policy,
 		return rbs_join(p, attr->sched_join_tid);
 	if ((f & MS_FLAG_RBS_SHARED) && !o)
 		return rbs_share(p, policy, attr);
-	if (f & MS_FLAG_RBS_SHARED) {
-		bw = rbs_bandwidth(attr);
-		if (bw != o->bw) {
-			ret = __ms_bw_admit(o->cpu, o->bw, bw, 0, true, true);
-			if (ret)
-				return ret;
-		}
-		raw_spin_lock_irqsave(&o->lock, flags);
+	if (!(f & MS_FLAG_RBS_SHARED))
+		return rbs_part(p, policy, attr);
+	/*
+	 * A member changes it, for all of its members; under its lock, as
+	 * another member may be changing it from another CPU.
+	 */
+	bw = rbs_bandwidth(attr);
+	raw_spin_lock_irqsave(&o->lock, flags);
+	if (bw != o->bw)
+		ret = __ms_bw_admit(o->cpu, o->bw, bw, 0, true, true);
+	if (!ret) {
 		o->C = attr->sched_runtime;
 		o->T = attr->sched_period;
 		o->flags = f & (MS_FLAG_RBS_IO | MS_FLAG_RBS_BACKGROUND);
 		WRITE_ONCE(o->bw, bw);
-		raw_spin_unlock_irqrestore(&o->lock, flags);
-		WRITE_ONCE(run->resv_bw, bw);
-		return 0;
 	}
-	/* it leaves: what it asks for is admitted as its own first */
-	WRITE_ONCE(run->resv_bw, 0);
-	ret = ms_admit_own(p, policy, attr);
-	if (ret) {
-		WRITE_ONCE(run->resv_bw, o->bw);
+	raw_spin_unlock_irqrestore(&o->lock, flags);
+	if (ret)
 		return ret;
-	}
-	rbs_drop(p, o);
+	WRITE_ONCE(run->resv_bw, bw);
+	irq_work_queue_on(&o->change, o->cpu);
 	return 0;
+}
+
+/**
+ * rbs_getparams - what sched_getattr() reads of a shared reservation
+ * @p:		a member
+ * @attr:	its parameters, to which the reservation's are written
+ *
+ * Its budget, period and flags, with MS_FLAG_RBS_SHARED: what a caller
+ * that reads, modifies and writes them back asks of the reservation.
+ * Lockless but for the reservation's own lock (never freed).
+ */
+void rbs_getparams(struct task_struct *p, struct sched_attr *attr)
+{
+	struct rbs_resv *o = READ_ONCE(p->ms.run.rbs_resv);
+	unsigned long flags;
+
+	if (!o)
+		return;
+	raw_spin_lock_irqsave(&o->lock, flags);
+	attr->sched_runtime = o->C;
+	attr->sched_period = o->T;
+	attr->sched_deadline = 0;
+	attr->sched_ms_flags = o->flags | MS_FLAG_RBS_SHARED;
+	raw_spin_unlock_irqrestore(&o->lock, flags);
+}
+
+/* What needs the tick (ms_can_stop_tick()): members to take turns. */
+static unsigned int rbs_nr_running(struct rq *rq)
+{
+	return rbs_rq_of(rq)->nr_rr ? 2 : 0;
 }
 
 /* Read without the rq lock: a snapshot, as the rest of /proc/<pid>/sched. */
@@ -1969,6 +2101,8 @@ const struct ms_class ms_rbs_class = {
 	.flags		= MS_FLAG_RBS_IO | MS_FLAG_RBS_BACKGROUND |
 			  MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN,
 	.reservation_flags = MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN,
+	.nr_running	= rbs_nr_running,
+	.tick_switches	= true,
 	.validate	= rbs_validate,
 	.asks_for_more	= rbs_asks_for_more,
 	.init_rq	= rbs_init_rq,

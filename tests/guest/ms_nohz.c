@@ -5,14 +5,19 @@
  *   ms_nohz share CLASS   two hogs of CLASS on the nohz_full CPU
  *   ms_nohz lone CLASS    one hog of CLASS alone there
  *
- * CLASS is bvt, vtrr, bebs, fifo or other. Both modes print the local
+ * CLASS is bvt, vtrr, bebs, rbs, fifo or other; rbs's hogs are the
+ * members of one shared reservation of 40 ms every 100 ms, which runs
+ * in the background when out of budget (MS_FLAG_RBS_BACKGROUND), so
+ * that the CPU never idles and its tick would run at HZ. Both modes print the local
  * timer interrupts the CPU took per second (LOC of /proc/interrupts:
  * the tick and every hrtimer) while the hogs ran; with the tick on that
  * is at least HZ, 1000 in the test kernel.
  *
  * share: BVT and VTRR end a turn from the tick (C = 2 ms, the VTRR
- * quantum 4 ms), so the CPU must keep its tick while two of their tasks
- * are queued (ms_can_stop_tick()). Sampled every 100 ms for 2 s after a
+ * quantum 4 ms), and so do the members of a shared RBS reservation (a
+ * tick each), so the CPU must keep its tick while two of their tasks
+ * are queued (ms_can_stop_tick()). The RBS hogs' shares are of what the
+ * two ran, as the others'. Sampled every 100 ms for 2 s after a
  * second's warm-up, each hog must have 50% within 2 points over the 2 s
  * (issue 13's bound) and at least 30% of every 100 ms window: a turn is
  * at most C or the quantum plus a 1 ms tick, which moves a window's
@@ -50,6 +55,8 @@ static int policy_of(const char *name)
 		return SCHED_VTRR;
 	if (!strcmp(name, "bebs"))
 		return SCHED_BEBS;
+	if (!strcmp(name, "rbs"))
+		return SCHED_RBS;
 	if (!strcmp(name, "fifo"))
 		return SCHED_FIFO;
 	if (!strcmp(name, "other"))
@@ -99,12 +106,43 @@ static long long loc_count(int cpu)
 	return v;
 }
 
-/* A hog of @policy on @cpu: SCHED_FIFO at priority 1, the others plain. */
+/* the first RBS hog, whose shared reservation the second joins */
+static pid_t rbs_first;
+
+/*
+ * A hog of @policy on @cpu: SCHED_FIFO at priority 1, RBS in a shared
+ * reservation of 40 ms every 100 ms with background mode (the first
+ * makes it, the second joins it), the others plain.
+ */
 static pid_t start_hog(int cpu, int policy)
 {
 	struct sched_param sp = { .sched_priority = 1 };
+	struct sched_attr a = { .size = sizeof(a),
+				.sched_policy = SCHED_RBS };
 	pid_t pid;
 
+	if (policy == SCHED_RBS) {
+		if (rbs_first > 0) {
+			a.sched_ms_flags = MS_FLAG_RBS_JOIN;
+			a.sched_join_tid = rbs_first;
+		} else {
+			/* in the background too: the CPU is never idle */
+			a.sched_ms_flags = MS_FLAG_RBS_SHARED |
+					   MS_FLAG_RBS_BACKGROUND;
+			a.sched_runtime = 40000000;
+			a.sched_period = 100000000;
+		}
+		pid = ms_start_hog(cpu, SCHED_OTHER, "ms_nohz");
+		if (pid > 0 && syscall(SYS_sched_setattr, pid, &a, 0)) {
+			perror("ms_nohz: SCHED_RBS");
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			return -1;
+		}
+		if (rbs_first <= 0)
+			rbs_first = pid;
+		return pid;
+	}
 	if (policy != SCHED_FIFO)
 		return ms_start_hog(cpu, policy, "ms_nohz");
 	pid = ms_start_hog(cpu, SCHED_OTHER, "ms_nohz");
@@ -247,7 +285,7 @@ int main(int argc, char **argv)
 
 	if (argc != 3 || (policy = policy_of(argv[2])) < 0 ||
 	    (strcmp(argv[1], "share") && strcmp(argv[1], "lone"))) {
-		fprintf(stderr, "usage: ms_nohz share|lone bvt|vtrr|bebs|fifo|other\n");
+		fprintf(stderr, "usage: ms_nohz share|lone bvt|vtrr|bebs|rbs|fifo|other\n");
 		return 2;
 	}
 	if (cpu < 0) {

@@ -4,8 +4,8 @@
 # The RBS experiments read from the trace (tests/guest/rbs_resv.c): the
 # reservation of section 3.1 of Steere et al. under fair and RT load, and
 # the sporadic server's window invariant against an adversary; and Quest's
-# temporal isolation (figure 3), which needs a CPU of its own. Run in a
-# one-CPU boot:
+# temporal isolation (figure 3) and shared against separate I/O servers
+# (figure 6), which need a CPU of their own. Run in a one-CPU boot:
 #
 #	scripts/qemu-run --smp 1 -- /tests/rbs_figs.sh
 #
@@ -23,5 +23,6 @@
 $T/rbs_resv -c 0 steere || fails=$((fails + 1))
 $T/rbs_resv -c 0 adversary || fails=$((fails + 1))
 $T/rbs_resv -c 0 isolation || fails=$((fails + 1))
+$T/rbs_resv -c 0 ioshare || fails=$((fails + 1))
 
 exit $((fails > 0))

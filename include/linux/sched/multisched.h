@@ -269,6 +269,8 @@ struct sched_ms_entity {
 		 */
 		struct rbs_resv		*rbs_resv;
 		u8			resv_shared;
+		/* RBS: its next server's first budget, no sooner (rbs_drop()) */
+		u64			rbs_not_before;
 		union sched_ms_state	state;
 		/*
 		 * The task work (ms_queue_work()) that moves a task to its
