@@ -628,16 +628,16 @@ static void rbs_params_of(struct task_struct *p, struct rbs_params *pa)
 	raw_spin_unlock_irqrestore(&o->lock, flags);
 }
 
+static void rbs_resv_changed(struct irq_work *work);
+
 /**
- * rbs_resv_reserve - have a shared reservation ready in the pool
+ * rbs_resv_reserve - have shared reservations ready in the pool
  *
  * From sched_setattr(2)'s checks, where it may sleep, for a request of
  * MS_FLAG_RBS_SHARED: the admission that takes it runs under the rq lock.
  *
  * Return: 0, or -ENOMEM.
  */
-static void rbs_resv_changed(struct irq_work *work);
-
 int rbs_resv_reserve(void)
 {
 	struct rbs_resv *o;

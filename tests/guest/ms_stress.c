@@ -14,9 +14,9 @@
  *    (best-effort at a random weight, or periodic with a random budget
  *    of 0.1-3 ms every 2-30 ms, admitted or refused with EBUSY), SCHED_RBS
  *    (a reservation of the same kind, half of them in background mode,
- *    changed live when the worker holds one already; a third shared,
- *    and a third of the others joining another worker's, EINVAL if it
- *    shares none, EAGAIN if its reservation was just ending) and the
+ *    changed live when the worker holds one already; half of them
+ *    joining another worker's instead, EINVAL if it shares none, and
+ *    half of the others shared) and the
  *    mainline policies (OTHER at random nice, BATCH, IDLE, FIFO and RR),
  *    with full, 48-byte and legacy calls, and change their affinity
  *    (EBUSY for one that would take a periodic task off its CPU);
@@ -170,9 +170,9 @@ static void change_policy(unsigned int *seed, pid_t tid)
 			if (rnd(seed, 2))
 				a.sched_ms_flags = MS_FLAG_RBS_BACKGROUND;
 			/* a shared one, or joining another worker's */
-			if (!rnd(seed, 3))
+			if (rnd(seed, 2))
 				a.sched_ms_flags |= MS_FLAG_RBS_SHARED;
-			if (!rnd(seed, 3)) {
+			if (rnd(seed, 2)) {
 				a.sched_ms_flags = MS_FLAG_RBS_JOIN;
 				a.sched_join_tid =
 					tids[rnd(seed, nworkers)];
