@@ -12,7 +12,7 @@
 
 . "$(dirname "$0")/tap.sh"
 
-measure "stress: $(nproc) CPUs, 60 s of blocking and waking workers moved between BVT, VTRR, BEBS (best-effort and periodic) and the mainline policies, re-pinned and PI-boosted; every worker progressed" \
+measure "stress: $(nproc) CPUs, 60 s of blocking and waking workers moved between BVT, VTRR, BEBS (best-effort and periodic), RBS (own, shared and joined reservations) and the mainline policies, re-pinned and PI-boosted; every worker progressed" \
 	$T/ms_stress -t 60 -w 12
 check "stress: the normal class is fair again" \
 	grep -qx fair /proc/sys/kernel/sched_normal_class
