@@ -349,6 +349,12 @@ void ms_fork(struct task_struct *p)
 	const struct ms_class *c = ms_class_of(p->policy);
 	struct sched_attr attr = { };
 
+	/*
+	 * The parent's run-time state is its own; task_fork() seeds it.
+	 * Cleared first: ms_getparams() reads a shared RBS reservation's
+	 * parameters through it, and the child is no member of it.
+	 */
+	memset(&p->ms.run, 0, sizeof(p->ms.run));
 	if (!ms_policy(p->policy))
 		ms_setparams(p, p->policy, NULL);
 	/*
@@ -373,8 +379,6 @@ void ms_fork(struct task_struct *p)
 			ms_setparams(p, SCHED_NORMAL, NULL);
 		}
 	}
-	/* The parent's run-time state is its own; task_fork() seeds it. */
-	memset(&p->ms.run, 0, sizeof(p->ms.run));
 }
 
 /*

@@ -131,6 +131,24 @@ static void dump_rbs(pid_t pid)
 	fclose(f);
 }
 
+/*
+ * @pid's exit status, waited for up to @ms milliseconds; 3 if it was
+ * killed, 4 if it had not exited by then (it is killed).
+ */
+static int wait_exit(pid_t pid, int ms)
+{
+	int st, i;
+
+	for (i = 0; i < ms; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return WIFEXITED(st) ? WEXITSTATUS(st) : 3;
+		usleep(1000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return 4;
+}
+
 /* ppm read back from the kernel, rounded up from its fixed point */
 static int near(long long got, long long want)
 {
@@ -2397,6 +2415,21 @@ static void test_shared(void)
 	e = rbs_join(s, a, 1 * MS);
 	CHECK(e == EINVAL, "shared: MS_FLAG_RBS_JOIN with a budget is EINVAL (%s)",
 	      strerror(e));
+	/* a member's child: no member, and no reservation of its own */
+	o = fork();
+	if (!o) {
+		pid_t g;
+
+		if (pin(0, cpu) || rbs_join(0, a, 0))
+			_exit(2);
+		g = fork();
+		if (!g)
+			_exit(sched_getscheduler(0) == SCHED_OTHER ? 0 : 1);
+		_exit(wait_exit(g, 5000));
+	}
+	e = wait_exit(o, 10000);
+	CHECK(!e, "shared: the child of a member runs, as SCHED_OTHER (status %d)",
+	      e);
 	/* a thread that may not use the reservation's CPU */
 	o = fork();
 	if (!o) {
