@@ -683,15 +683,19 @@ static void rbs_resv_give_back(struct rbs_resv *o)
 }
 
 /*
- * Drop a reference; the last releases the bandwidth. The server is off
- * its CPU's trees by then: its queued members hold a reference.
+ * Drop a reference; the last releases the bandwidth, and with it the
+ * reservation's place in its CPU's count of rate-monotonic ones. The
+ * server is off its CPU's trees by then: its queued members hold a
+ * reference.
  */
 static void rbs_resv_put(struct rbs_resv *o)
 {
 	if (!refcount_dec_and_test(&o->ref))
 		return;
 	WARN_ON_ONCE(o->se.on_rq);
-	__ms_bw_admit(o->cpu, o->bw, 0, 0, true, false);
+	/* none if its last member took it along (rbs_part()) */
+	if (o->bw)
+		__ms_bw_admit(o->cpu, o->bw, 0, 0, true, false);
 	rbs_resv_give_back(o);
 }
 
