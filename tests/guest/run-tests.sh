@@ -780,7 +780,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	measure "bvt: after a 10 ms stall a periodic sleeper that needs half its share catches up within 100 periods, or twice EEVDF's if more" \
 		sleeper_recovery
 
-	measure "bvt: with C at 100 us two hogs switch between ticks with the HRTICK feature (median turn at most 5/4 of 2C plus twice the hrtick's lateness and switch latency, shorter than without it; half the turns or more end at an hrtick) and at the tick without it (>= 900 us; sched_switch and hrtimer trace)" \
+	measure "bvt: with C at 100 us two hogs switch between ticks with the HRTICK feature (the hrtick armed within C of the point where the other is C ahead, median, from the trace; half the turns or more end at an hrtick; median turn shorter than without it) and at the tick without it (>= 900 us; sched_switch and hrtimer trace)" \
 		$T/ms_hrtick -m bvt
 
 	# With HRTICK, a woken sleeper that does not preempt is let in when
