@@ -425,16 +425,6 @@ static void __vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 }
 
 /**
- * vtrr_insert - a client becomes runnable
- * @vrq:	the run queue, with its quantum set
- * @se:		the client, with its share set
- */
-static void vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
-{
-	__vtrr_insert(vrq, se, false);
-}
-
-/**
  * vtrr_remove - a client stops being runnable
  * @vrq:	its run queue
  * @se:		the client

@@ -20,6 +20,12 @@ struct vtrr_test_rq {
 	unsigned int		n;
 };
 
+/* A client becomes runnable, as a task's first enqueue queues it. */
+static void vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
+{
+	__vtrr_insert(vrq, se, false);
+}
+
 static struct vtrr_test_rq *vtrr_test_rq(struct kunit *test, unsigned int n)
 {
 	struct vtrr_test_rq *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
