@@ -1226,6 +1226,9 @@ bandwidth_after_hotplug() {
 measure "sched_ms_bandwidth: after CPU hotplug the admitted bandwidth (DL's and the servers') is what it was at the start" \
 	bandwidth_after_hotplug
 
+# --- cgroups, autogroup and cpusets (a distribution's kernel) --------------
+$T/cgroup.sh || fails=$((fails + 1))
+
 # --- utilisation signals ---------------------------------------------------
 # The classes' run time counts in the CPU's RT utilisation (avg_rt), so
 # fair treats a CPU they saturate as it treats one SCHED_FIFO saturates:
