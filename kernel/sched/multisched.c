@@ -741,7 +741,7 @@ int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw)
  * each is changed under its own, as dl_task_offline_migration() moves a
  * DL task's bandwidth.
  */
-static void ms_bw_move(int from, int to, u64 bw, bool rm)
+void ms_bw_move(int from, int to, u64 bw, bool rm)
 {
 	struct ms_bw *bf = per_cpu_ptr(&ms_bw, from);
 	struct ms_bw *bt = per_cpu_ptr(&ms_bw, to);
@@ -774,6 +774,33 @@ static void ms_bw_move(int from, int to, u64 bw, bool rm)
 	rcu_read_unlock_sched();
 	raw_spin_unlock(&second->lock);
 	raw_spin_unlock_irqrestore(&first->lock, flags);
+}
+
+/*
+ * Count @bw more on @cpu without admission, @rm if it is rate-monotonic:
+ * for what the kernel makes a CPU run against its reservations, a member
+ * of a shared RBS reservation that a cpuset sends off the reservation's
+ * CPU (rbs_away_move()). Given back with __ms_bw_admit(@cpu, @bw, 0, 0,
+ * @rm, false). Locks as __ms_bw_admit().
+ */
+void ms_bw_add(int cpu, u64 bw, bool rm)
+{
+	struct ms_bw *b = per_cpu_ptr(&ms_bw, cpu);
+	struct root_domain *rd;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&b->lock, flags);
+	rcu_read_lock_sched();
+	rd = cpu_rq(cpu)->rd;
+	raw_spin_lock(&rd->dl_bw.lock);
+	WRITE_ONCE(b->used, b->used + bw);
+	if (rm) {
+		b->rm_used += bw;
+		b->rm_nr++;
+	}
+	raw_spin_unlock(&rd->dl_bw.lock);
+	rcu_read_unlock_sched();
+	raw_spin_unlock_irqrestore(&b->lock, flags);
 }
 
 /**

@@ -354,6 +354,8 @@ u64 ms_bw_used(int cpu);
 u64 ms_bw_used_hint(int cpu);
 bool ms_cpu_reserved(int cpu);
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw);
+void ms_bw_move(int from, int to, u64 bw, bool rm);
+void ms_bw_add(int cpu, u64 bw, bool rm);
 int __ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw,
 		  bool old_rm, bool new_rm);
 int ms_admit_own(struct task_struct *p, int policy,

@@ -1602,7 +1602,53 @@ static void prio_changed_rbs(struct rq *rq, struct task_struct *p, int oldprio)
 	/* nice means nothing to a reservation */
 }
 
+/* A member away from its reservation's CPU gives back what it counted. */
+static void rbs_away_release(struct task_struct *p)
+{
+	struct sched_ms_run *run = &p->ms.run;
+	u64 bw = xchg(&run->rbs_away_bw, 0);
+
+	if (bw)
+		__ms_bw_admit(run->rbs_away_cpu, bw, 0, 0, true, false);
+}
+
 #ifdef CONFIG_SMP
+/*
+ * A member of a shared reservation that the kernel moves to @new_cpu,
+ * off the reservation's CPU (a cpuset change: an affinity without that
+ * CPU is refused, and a boosted member moves in another class), runs
+ * there on a server of its own with the reservation's C and T
+ * (enqueue_task_rbs()). That bandwidth is counted on the CPU it runs on,
+ * without admission, as a cpuset move does with a reservation of the
+ * task's own (ms_migrate_reservation()): k members sent away run up to
+ * (k + 1) C every T, and the CPUs they run on show it. Back on the
+ * reservation's CPU, or leaving the reservation (rbs_drop()), it gives
+ * that back. What it counts is the reservation's bandwidth when it left;
+ * a change of the reservation meanwhile does not move it.
+ */
+static void rbs_away_move(struct task_struct *p, int new_cpu)
+{
+	struct sched_ms_run *run = &p->ms.run;
+	struct rbs_resv *o = READ_ONCE(run->rbs_resv);
+	u64 bw;
+
+	if (!o || new_cpu == o->cpu) {
+		rbs_away_release(p);
+		return;
+	}
+	if (run->rbs_away_bw) {
+		ms_bw_move(run->rbs_away_cpu, new_cpu, run->rbs_away_bw, true);
+		WRITE_ONCE(run->rbs_away_cpu, new_cpu);
+		return;
+	}
+	bw = READ_ONCE(run->resv_bw);
+	if (!bw)
+		return;
+	ms_bw_add(new_cpu, bw, true);
+	WRITE_ONCE(run->rbs_away_cpu, new_cpu);
+	WRITE_ONCE(run->rbs_away_bw, bw);
+}
+
 /* A task stays on the CPU of its reservation while it may run there. */
 static int select_task_rq_rbs(struct task_struct *p, int cpu, int flags)
 {
@@ -1621,7 +1667,10 @@ static int select_task_rq_rbs(struct task_struct *p, int cpu, int flags)
  */
 static void migrate_task_rq_rbs(struct task_struct *p, int new_cpu)
 {
-	ms_migrate_reservation(p, new_cpu);
+	if (p->ms.run.resv_shared)
+		rbs_away_move(p, new_cpu);
+	else
+		ms_migrate_reservation(p, new_cpu);
 }
 
 /*
@@ -1752,6 +1801,7 @@ static void rbs_drop(struct task_struct *p, bool locked)
 
 	if (!o)
 		return;
+	rbs_away_release(p);
 	run->resv_shared = 0;
 	if (locked && o->cpu == task_cpu(p) && o->se.started) {
 		t = rbs_kind_change_time(&o->se, rq_clock(task_rq(p)));
@@ -2082,6 +2132,10 @@ static void rbs_proc_show(struct task_struct *p, struct seq_file *m)
 		ms_proc_u64(m, "ms.rbs.members", READ_ONCE(o->nr_members));
 		ms_proc_u64(m, "ms.rbs.on_own_server",
 			    READ_ONCE(rbs_se(p)->server) == rbs_se(p));
+		/* counted where a cpuset sent it (rbs_away_move()) */
+		ms_proc_u64(m, "ms.rbs.away_ppm",
+			    DIV_ROUND_UP_ULL(READ_ONCE(p->ms.run.rbs_away_bw) *
+					     1000000ULL, BW_UNIT));
 	}
 	ms_proc_u64(m, "ms.rbs.reserved_ppm",
 		    DIV_ROUND_UP_ULL((o ? READ_ONCE(o->bw) :

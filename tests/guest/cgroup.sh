@@ -14,8 +14,8 @@
 #   - with a reservation (RBS, periodic BEBS), moved by a cpuset to a CPU
 #     it was not admitted on, takes its bandwidth along (sched_ms_bandwidth
 #     shows it there) and keeps its share; a member of a shared RBS
-#     reservation runs on a server of its own while away and goes back
-#     when the cpuset lets it.
+#     reservation runs on a server of its own while away, counted on the
+#     CPU it runs on, and goes back when the cpuset lets it.
 #
 # Prints TAP lines; exits 1 if a check failed. Run from run-tests.sh.
 
@@ -146,32 +146,41 @@ for args in "-c rbs --budget 2ms -P 10ms" "-c bebs --periodic --budget 2ms -P 10
 		cpuset_move $args
 done
 
-# A member of a shared reservation on cpu1 that a cpuset sends to cpu0
-# runs there on a server of its own with the reservation's C and T
-# (ms.rbs.on_own_server 1, 18 to 22% of cpu0), and when the cpuset allows
-# cpu1 again the tick sends it back (on_own_server 0, on cpu1).
+# A member of a shared reservation of 20% on cpu1 that a cpuset sends to
+# cpu0 runs there on a server of its own with the reservation's C and T
+# (ms.rbs.on_own_server 1, 18 to 22% of cpu0), counted there without
+# admission (200000 ppm more on cpu0, +-2 ppm, and ms.rbs.away_ppm), and
+# when the cpuset allows cpu1 again the tick sends it back
+# (on_own_server 0, on cpu1) and cpu0's count is what it was.
 member_away() {
 	echo 0 > $CG/b/cpuset.cpus || return 1
+	u0=$(used 0)
 	m=$(hog 1 -c rbs --shared --budget 2ms -P 10ms)
 	sleep 0.3
 	j=$(hog 1 -c rbs --join $m)
 	sleep 0.3
 	echo $j > $CG/b/cgroup.procs || { kill $m $j; return 1; }
 	sleep 0.3
-	away=$(grep on_own_server /proc/$j/sched | awk '{ print $3 }')
+	away=$(awk '$1 == "ms.rbs.on_own_server" { print $3 }' /proc/$j/sched)
+	appm=$(awk '$1 == "ms.rbs.away_ppm" { print $3 }' /proc/$j/sched)
+	a0=$(used 0)
 	w1=$(awk '{ print $39 }' /proc/$j/stat)
 	s=$(share $j 2)
 	echo 0-1 > $CG/b/cpuset.cpus
 	sleep 0.5
-	back=$(grep on_own_server /proc/$j/sched | awk '{ print $3 }')
+	back=$(awk '$1 == "ms.rbs.on_own_server" { print $3 }' /proc/$j/sched)
+	b0=$(used 0)
 	w2=$(awk '{ print $39 }' /proc/$j/stat)
-	members=$(grep 'ms.rbs.members' /proc/$m/sched | awk '{ print $3 }')
+	members=$(awk '$1 == "ms.rbs.members" { print $3 }' /proc/$m/sched)
 	kill $m $j; wait $m $j 2>/dev/null
-	echo "away: on cpu$w1, on_own_server $away, ${s}% of it; back: on cpu$w2, on_own_server $back; the reservation has $members members"
+	echo "away: on cpu$w1, on_own_server $away, ${s}% of it, away_ppm $appm; back: on cpu$w2, on_own_server $back; the reservation has $members members"
+	echo "cpu0 used ppm: $u0 before, $a0 while the member was away, $b0 after it went back"
 	[ "$away" = 1 ] && [ "$w1" = 0 ] && [ $s -ge 18 ] && [ $s -le 22 ] &&
-	[ "$back" = 0 ] && [ "$w2" = 1 ] && [ "$members" = 2 ]
+	[ $((a0 - u0)) -ge 199998 ] && [ $((a0 - u0)) -le 200002 ] &&
+	[ "${appm:-0}" -ge 199998 ] && [ "${appm:-0}" -le 200002 ] &&
+	[ "$b0" = "$u0" ] && [ "$back" = 0 ] && [ "$w2" = 1 ] && [ "$members" = 2 ]
 }
-measure "cgroup: a member of a shared RBS reservation that a cpuset moves off its CPU runs on a server of its own (C and T of the reservation) and goes back when the cpuset allows it" \
+measure "cgroup: a member of a shared RBS reservation that a cpuset moves off its CPU runs on a server of its own (C and T of the reservation), counted on the CPU it runs on, and goes back when the cpuset allows it, giving that back" \
 	member_away
 
 echo 0-1 > $CG/b/cpuset.cpus

@@ -271,6 +271,16 @@ struct sched_ms_entity {
 		u8			resv_shared;
 		/* RBS: its next server's first budget, no sooner (rbs_drop()) */
 		u64			rbs_not_before;
+		/*
+		 * RBS: a member that the kernel moved off its shared
+		 * reservation's CPU (a cpuset change) runs on a server of its
+		 * own there, counted on @rbs_away_cpu as @rbs_away_bw until it
+		 * is back or leaves (rbs_away_move()). Written where
+		 * set_task_cpu() may be, under the pi_lock or the task's rq
+		 * lock, and under both by rbs_drop(); taken with xchg().
+		 */
+		u64			rbs_away_bw;
+		s32			rbs_away_cpu;
 		union sched_ms_state	state;
 		/*
 		 * The task work (ms_queue_work()) that moves a task to its
