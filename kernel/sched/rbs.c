@@ -1313,6 +1313,19 @@ static void rbs_enqueue_member(struct rq *rq, struct sched_rbs_entity *se,
 		rbs_check_preempt(rq, se);
 }
 
+/*
+ * A member away from its reservation's CPU gives back what it counted
+ * there (rbs_away_move()): it is back, or leaves the reservation.
+ */
+static void rbs_away_release(struct task_struct *p)
+{
+	struct sched_ms_run *run = &p->ms.run;
+	u64 bw = xchg(&run->rbs_away_bw, 0);
+
+	if (bw)
+		__ms_bw_admit(run->rbs_away_cpu, bw, 0, 0, true, false);
+}
+
 static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_rbs_entity *te = rbs_se(p), *se = te;
@@ -1324,9 +1337,17 @@ static void enqueue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 	rbs_params_of(p, &pa);
 	if (WARN_ON_ONCE(!pa.C || !pa.T))
 		return;
-	/* a member on its reservation's CPU is queued on the shared server */
-	if (o && o->cpu == cpu_of(rq))
+	/*
+	 * A member on its reservation's CPU is queued on the shared server,
+	 * and counts nothing where it was away: it may have come back in
+	 * another class (a priority-inheritance boost), which does not call
+	 * migrate_task_rq_rbs().
+	 */
+	if (o && o->cpu == cpu_of(rq)) {
 		se = &o->se;
+		if (unlikely(p->ms.run.rbs_away_bw))
+			rbs_away_release(p);
+	}
 	/*
 	 * A task on a server of its own is queued with it, below; one on a
 	 * shared server at once: the server's trace events name its members.
@@ -1602,16 +1623,6 @@ static void prio_changed_rbs(struct rq *rq, struct task_struct *p, int oldprio)
 	/* nice means nothing to a reservation */
 }
 
-/* A member away from its reservation's CPU gives back what it counted. */
-static void rbs_away_release(struct task_struct *p)
-{
-	struct sched_ms_run *run = &p->ms.run;
-	u64 bw = xchg(&run->rbs_away_bw, 0);
-
-	if (bw)
-		__ms_bw_admit(run->rbs_away_cpu, bw, 0, 0, true, false);
-}
-
 #ifdef CONFIG_SMP
 /*
  * A member of a shared reservation that the kernel moves to @new_cpu,
@@ -1622,9 +1633,12 @@ static void rbs_away_release(struct task_struct *p)
  * without admission, as a cpuset move does with a reservation of the
  * task's own (ms_migrate_reservation()): k members sent away run up to
  * (k + 1) C every T, and the CPUs they run on show it. Back on the
- * reservation's CPU, or leaving the reservation (rbs_drop()), it gives
- * that back. What it counts is the reservation's bandwidth when it left;
- * a change of the reservation meanwhile does not move it.
+ * reservation's CPU (here, or at its enqueue there, when it came back
+ * boosted), or leaving the reservation (rbs_drop()), it gives that back.
+ * What it counts is the reservation's bandwidth when it left; a change of
+ * the reservation meanwhile does not move it. A boosted member that moves
+ * in the real-time class moves no count: what it counted stays where it
+ * was counted until it is back or leaves.
  */
 static void rbs_away_move(struct task_struct *p, int new_cpu)
 {
@@ -1641,7 +1655,8 @@ static void rbs_away_move(struct task_struct *p, int new_cpu)
 		WRITE_ONCE(run->rbs_away_cpu, new_cpu);
 		return;
 	}
-	bw = READ_ONCE(run->resv_bw);
+	/* the reservation's, as changed since the member joined */
+	bw = READ_ONCE(o->bw);
 	if (!bw)
 		return;
 	ms_bw_add(new_cpu, bw, true);

@@ -149,38 +149,53 @@ done
 # A member of a shared reservation of 20% on cpu1 that a cpuset sends to
 # cpu0 runs there on a server of its own with the reservation's C and T
 # (ms.rbs.on_own_server 1, 18 to 22% of cpu0), counted there without
-# admission (200000 ppm more on cpu0, +-2 ppm, and ms.rbs.away_ppm), and
-# when the cpuset allows cpu1 again the tick sends it back
-# (on_own_server 0, on cpu1) and cpu0's count is what it was.
+# admission (200000 ppm more on cpu0, +-2 ppm, and ms.rbs.away_ppm) while
+# the reservation stays counted on cpu1; when the cpuset allows cpu1
+# again the tick sends it back (on_own_server 0, on cpu1) and cpu0's
+# count is what it was. Sent away again and killed there, it gives cpu0's
+# count back at its exit, and cpu1's goes with the last member.
+onown() { awk '$1 == "ms.rbs.on_own_server" { print $3 }' /proc/$1/sched; }
 member_away() {
 	echo 0 > $CG/b/cpuset.cpus || return 1
-	u0=$(used 0)
+	u0=$(used 0) u1=$(used 1)
 	m=$(hog 1 -c rbs --shared --budget 2ms -P 10ms)
 	sleep 0.3
 	j=$(hog 1 -c rbs --join $m)
 	sleep 0.3
+	m1=$(used 1)
 	echo $j > $CG/b/cgroup.procs || { kill $m $j; return 1; }
 	sleep 0.3
-	away=$(awk '$1 == "ms.rbs.on_own_server" { print $3 }' /proc/$j/sched)
+	away=$(onown $j)
 	appm=$(awk '$1 == "ms.rbs.away_ppm" { print $3 }' /proc/$j/sched)
-	a0=$(used 0)
+	a0=$(used 0) a1=$(used 1)
 	w1=$(awk '{ print $39 }' /proc/$j/stat)
 	s=$(share $j 2)
 	echo 0-1 > $CG/b/cpuset.cpus
 	sleep 0.5
-	back=$(awk '$1 == "ms.rbs.on_own_server" { print $3 }' /proc/$j/sched)
-	b0=$(used 0)
+	back=$(onown $j)
+	b0=$(used 0) b1=$(used 1)
 	w2=$(awk '{ print $39 }' /proc/$j/stat)
 	members=$(awk '$1 == "ms.rbs.members" { print $3 }' /proc/$m/sched)
-	kill $m $j; wait $m $j 2>/dev/null
+	echo 0 > $CG/b/cpuset.cpus
+	sleep 0.3
+	again=$(onown $j) g0=$(used 0)
+	kill $j
+	sleep 0.3
+	k0=$(used 0) k1=$(used 1)
+	kill $m
+	sleep 0.3
+	e0=$(used 0) e1=$(used 1)
 	echo "away: on cpu$w1, on_own_server $away, ${s}% of it, away_ppm $appm; back: on cpu$w2, on_own_server $back; the reservation has $members members"
-	echo "cpu0 used ppm: $u0 before, $a0 while the member was away, $b0 after it went back"
+	echo "used ppm cpu0/cpu1: $u0/$u1 before, $u0/$m1 with the reservation, $a0/$a1 while the member was away, $b0/$b1 after it went back, cpu0 $g0 while away again (on_own_server $again), $k0/$k1 after it exited there, $e0/$e1 after the last member"
 	[ "$away" = 1 ] && [ "$w1" = 0 ] && [ $s -ge 18 ] && [ $s -le 22 ] &&
-	[ $((a0 - u0)) -ge 199998 ] && [ $((a0 - u0)) -le 200002 ] &&
+	[ $((m1 - u1)) -ge 199998 ] && [ $((m1 - u1)) -le 200002 ] &&
+	[ $((a0 - u0)) -ge 199998 ] && [ $((a0 - u0)) -le 200002 ] && [ "$a1" = "$m1" ] &&
 	[ "${appm:-0}" -ge 199998 ] && [ "${appm:-0}" -le 200002 ] &&
-	[ "$b0" = "$u0" ] && [ "$back" = 0 ] && [ "$w2" = 1 ] && [ "$members" = 2 ]
+	[ "$b0" = "$u0" ] && [ "$b1" = "$m1" ] && [ "$back" = 0 ] && [ "$w2" = 1 ] &&
+	[ "$members" = 2 ] && [ "$again" = 1 ] && [ "$g0" = "$a0" ] &&
+	[ "$k0" = "$u0" ] && [ "$k1" = "$m1" ] && [ "$e0" = "$u0" ] && [ "$e1" = "$u1" ]
 }
-measure "cgroup: a member of a shared RBS reservation that a cpuset moves off its CPU runs on a server of its own (C and T of the reservation), counted on the CPU it runs on, and goes back when the cpuset allows it, giving that back" \
+measure "cgroup: a member of a shared RBS reservation that a cpuset moves off its CPU runs on a server of its own (C and T of the reservation), counted on the CPU it runs on, and gives that back when it goes back or exits there" \
 	member_away
 
 echo 0-1 > $CG/b/cpuset.cpus
