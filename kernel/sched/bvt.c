@@ -47,10 +47,15 @@
  * if that thread's W exceeds a threshold, in direct mode by that thread's
  * W. Run time is charged to the thread and to the aggregate.
  *
- * Each level keeps its entities, the running one included, in two
- * rbtrees: by E for dispatch and by A for SVT, so enqueue, dequeue and
- * pick are O(log n). Virtual times are u64 nanoseconds compared with
- * wrap-safe signed differences; nothing is ever rebased. On SMP each CPU
+ * Each level keeps its queued entities in an rbtree by E, augmented with
+ * the lowest A of each subtree for SVT (as fair keeps min_vruntime), so
+ * enqueue, dequeue and pick are O(log n). As in fair, the running entity
+ * of a level (the thread, and at level 0 the aggregate of a best-effort
+ * thread) is out of its tree from ->set_next_task() to ->put_prev_task(),
+ * so charging it touches no tree; pick and SVT compare it with the tree. Weights are kept
+ * with their reciprocals, so that charging is a multiply and a shift.
+ * Virtual times are u64 nanoseconds compared with wrap-safe signed
+ * differences; nothing is ever rebased. On SMP each CPU
  * has its own levels. A waking thread moves only to a CPU whose BVT weight
  * is lower by at least its own; every 20 ms a CPU pushes a queued thread
  * to one whose weight is lower by more than the thread's, which narrows
@@ -64,6 +69,7 @@
  * scheduler", SOSP 1999.
  */
 #include <linux/mmu_context.h>
+#include <linux/rbtree_augmented.h>
 #include <linux/sched/signal.h>
 #include <linux/sysctl.h>
 
@@ -101,9 +107,9 @@
  * reads struct bvt_rq's @balance without it (struct ms_balance).
  */
 struct bvt_sched {
-	struct rb_root_cached	evt_tree;	/* runnable entities by E */
-	struct rb_root_cached	avt_tree;	/* runnable entities by A, for SVT */
-	unsigned int		nr_running;
+	struct rb_root_cached	evt_tree;	/* queued entities but @curr, by E */
+	struct sched_bvt_entity	*curr;		/* the running entity, in no tree */
+	unsigned int		nr_running;	/* queued entities, @curr included */
 	u64			svt;		/* scheduler virtual time */
 };
 
@@ -271,10 +277,34 @@ static int bvt_task_level(struct task_struct *p)
 	return p->ms.flags & MS_FLAG_RESERVED ? BVT_LEVEL_RE : BVT_LEVEL_BE;
 }
 
-/* Virtual time for @delta ns of real time at @weight. */
-static inline u64 bvt_vtime(u64 delta, u32 weight)
+/*
+ * A charge is capped at 2^53 ns (104 days), so that it can be scaled by
+ * BVT_WEIGHT_UNIT in 64 bits.
+ */
+#define BVT_DELTA_MAX		BIT_ULL(53)
+
+/*
+ * __bvt_vtime - virtual time for @delta ns at @weight, whose ms_recip() is
+ * @inv: delta * BVT_WEIGHT_UNIT / weight, exact, by a multiply (ms_div())
+ */
+static inline u64 __bvt_vtime(u64 delta, u32 weight, u64 inv)
 {
-	return mul_u64_u32_div(delta, BVT_WEIGHT_UNIT, weight);
+	return ms_div(min(delta, BVT_DELTA_MAX) * BVT_WEIGHT_UNIT, weight, inv);
+}
+
+/* The same, for an entity: weights are kept with their reciprocals. */
+static inline u64 bvt_vtime(struct sched_bvt_entity *se, u64 delta)
+{
+	return __bvt_vtime(delta, se->weight, se->inv_weight);
+}
+
+/* Set @se's weight, and its reciprocal if the weight changed. */
+static inline void bvt_set_weight(struct sched_bvt_entity *se, u32 weight)
+{
+	if (se->weight == weight && se->inv_weight)
+		return;
+	se->weight = weight;
+	se->inv_weight = ms_recip(weight);
 }
 
 /* L and U of an entity: the thread's own, or the aggregate's sysctls. */
@@ -364,8 +394,7 @@ static u64 bvt_evt(struct sched_bvt_entity *se)
 	if (se->warped)
 		evt -= se->warp;
 	if (se->migrated)
-		evt += bvt_vtime(READ_ONCE(sysctl_sched_bvt_migration_penalty),
-				 se->weight);
+		evt += bvt_vtime(se, READ_ONCE(sysctl_sched_bvt_migration_penalty));
 	return evt;
 }
 
@@ -382,11 +411,34 @@ static inline bool bvt_evt_less_eq(struct rb_node *a, const struct rb_node *b)
 			  rb_entry(a, struct sched_bvt_entity, evt_node)->evt);
 }
 
-static inline bool bvt_avt_less(struct rb_node *a, const struct rb_node *b)
+/*
+ * The augmentation: @se->min_avt = the lowest A of @se's subtree, so that
+ * the root has the lowest A of the tree (bvt_update_svt()).
+ */
+static inline void __bvt_min_avt_update(struct sched_bvt_entity *se,
+					struct rb_node *node)
 {
-	return ms_before(rb_entry(a, struct sched_bvt_entity, avt_node)->avt,
-			 rb_entry(b, struct sched_bvt_entity, avt_node)->avt);
+	struct sched_bvt_entity *child;
+
+	if (!node)
+		return;
+	child = rb_entry(node, struct sched_bvt_entity, evt_node);
+	if (ms_before(child->min_avt, se->min_avt))
+		se->min_avt = child->min_avt;
 }
+
+static inline bool bvt_min_avt_update(struct sched_bvt_entity *se, bool exit)
+{
+	u64 old = se->min_avt;
+
+	se->min_avt = se->avt;
+	__bvt_min_avt_update(se, se->evt_node.rb_left);
+	__bvt_min_avt_update(se, se->evt_node.rb_right);
+	return se->min_avt == old;
+}
+
+RB_DECLARE_CALLBACKS(static, bvt_min_avt_cb, struct sched_bvt_entity,
+		     evt_node, min_avt, bvt_min_avt_update);
 
 /*
  * __bvt_insert - queue @se by its E and its A
@@ -397,26 +449,87 @@ static void __bvt_insert(struct bvt_sched *bs, struct sched_bvt_entity *se,
 			 bool woke)
 {
 	se->evt = bvt_evt(se);
-	rb_add_cached(&se->evt_node, &bs->evt_tree,
-		      woke ? bvt_evt_less_eq : bvt_evt_less);
-	rb_add_cached(&se->avt_node, &bs->avt_tree, bvt_avt_less);
+	se->min_avt = se->avt;
+	rb_add_augmented_cached(&se->evt_node, &bs->evt_tree,
+				woke ? bvt_evt_less_eq : bvt_evt_less,
+				&bvt_min_avt_cb);
 }
 
 static void __bvt_erase(struct bvt_sched *bs, struct sched_bvt_entity *se)
 {
-	rb_erase_cached(&se->evt_node, &bs->evt_tree);
-	rb_erase_cached(&se->avt_node, &bs->avt_tree);
+	rb_erase_augmented_cached(&se->evt_node, &bs->evt_tree,
+				  &bvt_min_avt_cb);
 }
 
-/* Re-key a queued entity after its A or warp state changed. */
+/*
+ * bvt_enqueue_entity - @se becomes runnable at @bs
+ * @woke:	see __bvt_insert()
+ *
+ * The running entity stays out of the trees: the last best-effort thread
+ * can leave and another arrive (balance_bvt() pulls before the pick)
+ * while the aggregate is still the running entity of level 0.
+ */
+static void bvt_enqueue_entity(struct bvt_sched *bs,
+			       struct sched_bvt_entity *se, bool woke)
+{
+	if (se == bs->curr)
+		se->evt = bvt_evt(se);
+	else
+		__bvt_insert(bs, se, woke);
+	se->on_rq = 1;
+	bs->nr_running++;
+}
+
+static void bvt_dequeue_entity(struct bvt_sched *bs,
+			       struct sched_bvt_entity *se)
+{
+	if (se != bs->curr)
+		__bvt_erase(bs, se);
+	se->on_rq = 0;
+	bs->nr_running--;
+}
+
+/*
+ * Re-key a queued entity after its A or warp state changed. The running
+ * entity has only its E brought up to date: it is in no tree.
+ */
 static void bvt_requeue(struct bvt_sched *bs, struct sched_bvt_entity *se)
 {
 	if (!se->on_rq)
 		return;
+	if (se == bs->curr) {
+		se->evt = bvt_evt(se);
+		return;
+	}
 	__bvt_erase(bs, se);
 	__bvt_insert(bs, se, false);
 }
 
+/* @se starts running: out of its trees, with its E up to date. */
+static void bvt_set_curr(struct bvt_sched *bs, struct sched_bvt_entity *se)
+{
+	if (bs->curr == se)
+		return;
+	WARN_ON_ONCE(bs->curr);
+	if (se->on_rq)
+		__bvt_erase(bs, se);
+	se->evt = bvt_evt(se);
+	bs->curr = se;
+}
+
+/* The running entity of @bs stops running: back into its trees if queued. */
+static void bvt_put_curr(struct bvt_sched *bs)
+{
+	struct sched_bvt_entity *se = bs->curr;
+
+	if (!se)
+		return;
+	bs->curr = NULL;
+	if (se->on_rq)
+		__bvt_insert(bs, se, false);
+}
+
+/* The queued entity of lowest E, the running one not counted. */
 static struct sched_bvt_entity *bvt_first(struct bvt_sched *bs)
 {
 	struct rb_node *n = rb_first_cached(&bs->evt_tree);
@@ -424,19 +537,38 @@ static struct sched_bvt_entity *bvt_first(struct bvt_sched *bs)
 	return n ? rb_entry(n, struct sched_bvt_entity, evt_node) : NULL;
 }
 
+/* The runnable entity of lowest E, the running one counted. */
+static struct sched_bvt_entity *bvt_lowest(struct bvt_sched *bs)
+{
+	struct sched_bvt_entity *first = bvt_first(bs), *curr = bs->curr;
+
+	if (!curr || !curr->on_rq)
+		return first;
+	return first && !ms_before(curr->evt, first->evt) ? first : curr;
+}
+
 /*
- * SVT, the minimum A of a level's runnable entities. It only moves
- * forward, so that a thread waking on an empty level is not sent back.
+ * SVT, the minimum A of a level's runnable entities, the running one
+ * included. It only moves forward, so that a thread waking on an empty
+ * level is not sent back.
  */
 static void bvt_update_svt(struct bvt_sched *bs)
 {
-	struct rb_node *n = rb_first_cached(&bs->avt_tree);
-	u64 min_avt;
+	struct rb_node *n = bs->evt_tree.rb_root.rb_node;
+	struct sched_bvt_entity *curr = bs->curr;
+	bool any = false;
+	u64 min_avt = 0;
 
-	if (!n)
-		return;
-	min_avt = rb_entry(n, struct sched_bvt_entity, avt_node)->avt;
-	if (ms_before(bs->svt, min_avt))
+	if (n) {
+		min_avt = rb_entry(n, struct sched_bvt_entity, evt_node)->min_avt;
+		any = true;
+	}
+	if (curr && curr->on_rq) {
+		if (!any || ms_before(curr->avt, min_avt))
+			min_avt = curr->avt;
+		any = true;
+	}
+	if (any && ms_before(bs->svt, min_avt))
 		WRITE_ONCE(bs->svt, min_avt);
 }
 
@@ -501,7 +633,7 @@ static void bvt_limit_hit(struct rq *rq, struct sched_bvt_entity *se)
  */
 static s64 bvt_be_warp(struct bvt_rq *bvt_rq)
 {
-	struct sched_bvt_entity *first = bvt_first(&bvt_rq->level[BVT_LEVEL_BE]);
+	struct sched_bvt_entity *first = bvt_lowest(&bvt_rq->level[BVT_LEVEL_BE]);
 
 	if (!first || !first->warped)
 		return 0;
@@ -531,9 +663,8 @@ static void bvt_account(struct rq *rq, struct sched_bvt_entity *se,
 	u64 limit = bvt_warp_limit(se);
 
 	se->uncharged += delta;
-	se->avt += bvt_vtime(bvt_mcu_round(&se->uncharged,
-					   READ_ONCE(sysctl_sched_bvt_mcu), stop),
-			     se->weight);
+	se->avt += bvt_vtime(se, bvt_mcu_round(&se->uncharged,
+					       READ_ONCE(sysctl_sched_bvt_mcu), stop));
 	if (!se->warped)
 		return;
 	se->warp_used += delta;
@@ -565,7 +696,7 @@ static void __update_curr_bvt(struct rq *rq, bool stop, bool be_stop)
 	bvt_requeue(bvt_level(rq, se), se);
 	bvt_update_svt(bvt_level(rq, se));
 	if (se->level == BVT_LEVEL_BE) {
-		be->weight = READ_ONCE(sysctl_sched_bvt_be_weight);
+		bvt_set_weight(be, READ_ONCE(sysctl_sched_bvt_be_weight));
 		bvt_account(rq, be, delta, be_stop);
 		bvt_update_be(rq);
 		bvt_update_svt(&bvt_rq_of(rq)->level[BVT_LEVEL_RE]);
@@ -602,17 +733,15 @@ static void bvt_arm_warp_timer(struct rq *rq, struct task_struct *p)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-/* The running entity of @level: the thread, the aggregate, or NULL. */
+/*
+ * The running entity of @level if it is still queued: the thread, the
+ * aggregate, or NULL.
+ */
 static struct sched_bvt_entity *bvt_curr_at(struct rq *rq, int level)
 {
-	struct task_struct *curr = ms_rq_curr(rq);
-	struct sched_bvt_entity *se = bvt_se(curr);
+	struct sched_bvt_entity *curr = bvt_rq_of(rq)->level[level].curr;
 
-	if (curr->sched_class != &bvt_sched_class || !se->on_rq)
-		return NULL;
-	if (se->level == level)
-		return se;
-	return level == BVT_LEVEL_RE ? &bvt_rq_of(rq)->be : NULL;
+	return curr && curr->on_rq ? curr : NULL;
 }
 
 /*
@@ -622,8 +751,7 @@ static struct sched_bvt_entity *bvt_curr_at(struct rq *rq, int level)
  */
 static u64 bvt_c_vtime(struct sched_bvt_entity *curr)
 {
-	return bvt_vtime(READ_ONCE(sysctl_sched_bvt_csw_allowance),
-			 curr->weight);
+	return bvt_vtime(curr, READ_ONCE(sysctl_sched_bvt_csw_allowance));
 }
 
 /*
@@ -643,37 +771,23 @@ static bool bvt_should_switch(struct sched_bvt_entity *curr,
 }
 
 /*
- * bvt_rival - the entity of @bs that would displace @curr: the lowest E
- * other than @curr's own, or NULL when @curr is alone at its level.
- */
-static struct sched_bvt_entity *bvt_rival(struct bvt_sched *bs,
-					  struct sched_bvt_entity *curr)
-{
-	struct sched_bvt_entity *first = bvt_first(bs);
-	struct rb_node *n;
-
-	if (first != curr)
-		return first;
-	n = rb_next(&curr->evt_node);
-	return n ? rb_entry(n, struct sched_bvt_entity, evt_node) : NULL;
-}
-
-/*
  * bvt_run_left - the run time after which a thread's E has grown by
- * @vleft of virtual time, at @weight, with @uncharged ns not yet charged
- * to its A and an mcu of @mcu (0 for exact nanoseconds)
+ * @vleft of virtual time, at @weight (whose ms_recip() is @inv), with
+ * @uncharged ns not yet charged to its A and an mcu of @mcu (0 for exact
+ * nanoseconds)
  *
  * A grows by bvt_vtime() of what bvt_mcu_round() charges: whole mcu,
  * counting @uncharged. Rounded up, so that the thread is there, not a
  * nanosecond short, when the time has run. For bvt_switch_left().
  */
-static inline u64 bvt_run_left(u64 vleft, u32 weight, u64 uncharged, u32 mcu)
+static inline u64 bvt_run_left(u64 vleft, u32 weight, u64 inv,
+			       u64 uncharged, u32 mcu)
 {
 	u64 left;
 
-	/* bvt_vtime()'s inverse, rounded up */
-	left = mul_u64_u32_div(vleft, weight, BVT_WEIGHT_UNIT);
-	if (bvt_vtime(left, weight) < vleft)
+	/* __bvt_vtime()'s inverse, rounded up */
+	left = mul_u64_u32_shr(vleft, weight, ilog2(BVT_WEIGHT_UNIT));
+	if (__bvt_vtime(left, weight, inv) < vleft)
 		left++;
 	if (!mcu)
 		return left;
@@ -699,7 +813,8 @@ static u64 bvt_switch_left(struct sched_bvt_entity *curr,
 	if (vleft <= 0)
 		return 0;
 	return min_t(u64, NSEC_PER_SEC,
-		     bvt_run_left(vleft, curr->weight, curr->uncharged,
+		     bvt_run_left(vleft, curr->weight, curr->inv_weight,
+				  curr->uncharged,
 				  READ_ONCE(sysctl_sched_bvt_mcu)));
 }
 
@@ -718,29 +833,37 @@ static void bvt_hrtick(struct rq *rq, struct task_struct *p)
 	struct sched_bvt_entity *se = bvt_se(p), *top = se;
 	u64 left;
 
-	if (!hrtick_enabled_fair(rq) || !se->on_rq)
+	/* only for the running entity, which is in no tree */
+	if (!hrtick_enabled_fair(rq) || bvt_curr_at(rq, se->level) != se)
 		return;
+	/* its rival: the first of the tree */
 	if (se->level == BVT_LEVEL_BE) {
 		top = &bvt_rq->be;
-		left = bvt_switch_left(se, bvt_rival(&bvt_rq->level[BVT_LEVEL_BE], se));
+		left = bvt_switch_left(se, bvt_first(&bvt_rq->level[BVT_LEVEL_BE]));
 	} else {
 		left = U64_MAX;
 	}
-	left = min(left, bvt_switch_left(top, bvt_rival(&bvt_rq->level[BVT_LEVEL_RE], top)));
+	left = min(left, bvt_switch_left(top, bvt_first(&bvt_rq->level[BVT_LEVEL_RE])));
 	if (left != U64_MAX)
 		ms_hrtick_start(rq, left);
 }
 
-/* Lowest E of a level, unless the running entity is still within C. */
+/*
+ * Lowest E of a level, unless the running entity @curr is still within C;
+ * without @honour_c, @curr loses a tie, as it did when it was re-keyed
+ * behind the entities of equal E.
+ */
 static struct sched_bvt_entity *bvt_choose(struct bvt_sched *bs,
 					   struct sched_bvt_entity *curr,
 					   bool honour_c)
 {
 	struct sched_bvt_entity *first = bvt_first(bs);
 
-	if (curr && honour_c && first && !bvt_should_switch(curr, first))
-		return curr;
-	return first;
+	if (!curr || !first)
+		return curr ?: first;
+	if (honour_c)
+		return bvt_should_switch(curr, first) ? first : curr;
+	return ms_before(curr->evt, first->evt) ? curr : first;
 }
 
 /* The thread BVT runs next: choose in level 0, then in level 1. */
@@ -799,12 +922,10 @@ static void bvt_enqueue_be(struct rq *rq)
 	struct bvt_sched *bs = &bvt_rq->level[BVT_LEVEL_RE];
 	struct sched_bvt_entity *be = &bvt_rq->be;
 
-	be->weight = READ_ONCE(sysctl_sched_bvt_be_weight);
+	bvt_set_weight(be, READ_ONCE(sysctl_sched_bvt_be_weight));
 	be->avt = bvt_wakeup_avt(be->avt, bs->svt, 0,
 				 time_after(jiffies, be->slept_at + BVT_STALE_SLEEP));
-	__bvt_insert(bs, be, true);
-	be->on_rq = 1;
-	bs->nr_running++;
+	bvt_enqueue_entity(bs, be, true);
 }
 
 /* The last best-effort thread left: the aggregate sleeps. */
@@ -813,9 +934,7 @@ static void bvt_dequeue_be(struct rq *rq)
 	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 	struct sched_bvt_entity *be = &bvt_rq->be;
 
-	__bvt_erase(&bvt_rq->level[BVT_LEVEL_RE], be);
-	be->on_rq = 0;
-	bvt_rq->level[BVT_LEVEL_RE].nr_running--;
+	bvt_dequeue_entity(&bvt_rq->level[BVT_LEVEL_RE], be);
 	if (be->warp_used || be->limit_hit || be->warped)
 		bvt_unwarp(rq, be, "sleep");
 	be->limit_hit = 0;
@@ -847,7 +966,7 @@ static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 
 	/* SVT counts the running thread's A as of now */
 	update_curr_bvt(rq);
-	se->weight = bvt_weight(p);
+	bvt_set_weight(se, bvt_weight(p));
 	bvt_set_level(rq, se, bvt_task_level(p));
 	bs = bvt_level(rq, se);
 	if (se->level == BVT_LEVEL_BE && !bvt_rq->be.on_rq)
@@ -864,9 +983,7 @@ static void enqueue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 	}
 	bvt_set_warp(rq, se, bvt_task_warp(p), flags & ENQUEUE_WAKEUP);
 
-	__bvt_insert(bs, se, flags & ENQUEUE_WAKEUP);
-	se->on_rq = 1;
-	bs->nr_running++;
+	bvt_enqueue_entity(bs, se, flags & ENQUEUE_WAKEUP);
 	ms_balance_account(&bvt_rq->balance, se->weight, 1);
 	add_nr_running(rq, 1);
 	bvt_update_svt(bs);
@@ -896,9 +1013,7 @@ static bool dequeue_task_bvt(struct rq *rq, struct task_struct *p, int flags)
 	struct bvt_sched *bs = bvt_level(rq, se);
 
 	update_curr_bvt(rq);
-	__bvt_erase(bs, se);
-	se->on_rq = 0;
-	bs->nr_running--;
+	bvt_dequeue_entity(bs, se);
 	ms_balance_account(&bvt_rq->balance, -(s64)se->weight, -1);
 	sub_nr_running(rq, 1);
 
@@ -976,7 +1091,12 @@ static void put_prev_task_bvt(struct rq *rq, struct task_struct *p,
 	bool be_next = next && next->sched_class == &bvt_sched_class &&
 		       bvt_se(next)->level == BVT_LEVEL_BE;
 
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
+
 	__update_curr_bvt(rq, true, !be_next);
+	/* the thread, then at level 0 the thread or its aggregate */
+	bvt_put_curr(&bvt_rq->level[BVT_LEVEL_BE]);
+	bvt_put_curr(&bvt_rq->level[BVT_LEVEL_RE]);
 	ms_update_util(rq, true);
 	bvt_rq_of(rq)->warp_task = NULL;
 	hrtimer_try_to_cancel(&bvt_rq_of(rq)->warp_timer);
@@ -986,12 +1106,15 @@ static void set_next_task_bvt(struct rq *rq, struct task_struct *p, bool first)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
 
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
+
 	p->se.exec_start = rq_clock_task(rq);
 	ms_update_util(rq, false);
-	if (se->migrated) {
-		se->migrated = 0;
-		bvt_requeue(bvt_level(rq, se), se);
-	}
+	/* it pays M until it runs: bvt_set_curr() takes it out of E */
+	se->migrated = 0;
+	bvt_set_curr(bvt_level(rq, se), se);
+	if (se->level == BVT_LEVEL_BE)
+		bvt_set_curr(&bvt_rq->level[BVT_LEVEL_RE], &bvt_rq->be);
 	bvt_arm_warp_timer(rq, p);
 	if (first)
 		ms_queue_push(&bvt_balancer, rq);
@@ -1088,7 +1211,7 @@ static void task_fork_bvt(struct task_struct *p)
 	ms_own_state(p, SCHED_BVT);
 	se->level = level;
 	se->lag = 0;
-	se->weight = bvt_weight(p);
+	bvt_set_weight(se, bvt_weight(p));
 	se->slept_at = jiffies;
 	if (current->sched_class != &bvt_sched_class || pse->level != level)
 		return;
@@ -1111,7 +1234,7 @@ static void switching_to_bvt(struct rq *rq, struct task_struct *p)
 	 * Its lag is its own only if the state is BVT's.
 	 */
 	ms_own_state(p, SCHED_BVT);
-	se->weight = bvt_weight(p);
+	bvt_set_weight(se, bvt_weight(p));
 	se->slept_at = jiffies;
 	se->level = bvt_task_level(p);
 	se->avt = bvt_rq_of(rq)->level[se->level].svt + max_t(s64, se->lag, 0);
@@ -1210,11 +1333,10 @@ static void bvt_init_rq(struct rq *rq, int cpu)
 	bvt_rq->rq = rq;
 	for (level = BVT_LEVEL_RE; level <= BVT_LEVEL_BE; level++) {
 		bvt_rq->level[level].evt_tree = RB_ROOT_CACHED;
-		bvt_rq->level[level].avt_tree = RB_ROOT_CACHED;
 	}
 	bvt_rq->be.group = 1;
 	bvt_rq->be.level = BVT_LEVEL_RE;
-	bvt_rq->be.weight = BVT_WEIGHT_UNIT;
+	bvt_set_weight(&bvt_rq->be, BVT_WEIGHT_UNIT);
 	hrtimer_init(&bvt_rq->warp_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	bvt_rq->warp_timer.function = bvt_warp_timer;
 	ms_server_init(&bvt_rq->server, rq, bvt_server_pick);

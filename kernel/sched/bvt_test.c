@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of BVT's arithmetic: charging in whole mcu and the A a
- * thread wakes with. Included from bvt.c, so that its static helpers are
+ * KUnit tests of BVT's arithmetic: charging in whole mcu, virtual time by
+ * a reciprocal, and the A a thread wakes with. Included from bvt.c, so that its static helpers are
  * reachable without widening the class's interface.
  */
 #include <kunit/test.h>
+#include <linux/prandom.h>
 
 /* Run time is charged in whole mcu, rounded up when the thread stops. */
 static void bvt_test_mcu(struct kunit *test)
@@ -70,7 +71,7 @@ static void bvt_test_run_left(struct kunit *test)
 			ARRAY_SIZE(vlefts) * 4; i++) {
 		u32 weight = weights[i % ARRAY_SIZE(weights)];
 		u32 mcu = mcus[(i / ARRAY_SIZE(weights)) % ARRAY_SIZE(mcus)];
-		u64 vleft, uncharged, t, rest;
+		u64 vleft, uncharged, t, rest, charged;
 
 		w = i / (ARRAY_SIZE(weights) * ARRAY_SIZE(mcus));
 		v = w % ARRAY_SIZE(vlefts);
@@ -79,21 +80,69 @@ static void bvt_test_run_left(struct kunit *test)
 		uncharged = mcu ? (u64)mcu * m / 4 : 0;
 		if (mcu && m == 3)
 			uncharged = mcu - 1;
-		t = bvt_run_left(vleft, weight, uncharged, mcu);
+		t = bvt_run_left(vleft, weight, ms_recip(weight), uncharged, mcu);
 
 		rest = uncharged + t;
-		KUNIT_EXPECT_GE(test, bvt_vtime(bvt_mcu_round(&rest, mcu, false), weight),
+		charged = bvt_mcu_round(&rest, mcu, false);
+		KUNIT_EXPECT_GE(test, __bvt_vtime(charged, weight, ms_recip(weight)),
 				vleft);
 		if (!t)
 			continue;
 		rest = uncharged + t - 1;
-		KUNIT_EXPECT_LT(test, bvt_vtime(bvt_mcu_round(&rest, mcu, false), weight),
+		charged = bvt_mcu_round(&rest, mcu, false);
+		KUNIT_EXPECT_LT(test, __bvt_vtime(charged, weight, ms_recip(weight)),
 				vleft);
 	}
 	/* the double count of the first version: 1.3 ms, not 2.3 ms */
-	KUNIT_EXPECT_EQ(test, bvt_run_left(1500000, 1024, 700000, 1000000), 1300000ULL);
+	KUNIT_EXPECT_EQ(test, bvt_run_left(1500000, 1024, ms_recip(1024),
+					   700000, 1000000), 1300000ULL);
 	/* an mcu made smaller than what is uncharged: at once */
-	KUNIT_EXPECT_EQ(test, bvt_run_left(1000, 1024, 5000, 1000), 0ULL);
+	KUNIT_EXPECT_EQ(test, bvt_run_left(1000, 1024, ms_recip(1024), 5000, 1000), 0ULL);
+}
+
+/*
+ * ms_div() divides by multiplying with a reciprocal, and must give the
+ * quotient div64_u64() gives, for any dividend and divisor; BVT's virtual
+ * time through it must be what mul_u64_u32_div() gave before.
+ */
+static void bvt_test_recip(struct kunit *test)
+{
+	static const u64 ds[] = { 1, 2, 3, 7, 1000, 1023, 1024, 1025, 3121,
+				  88761, 100000, U32_MAX, 1ULL << 32, 12345678901ULL,
+				  U64_MAX / 3, U64_MAX - 1, U64_MAX };
+	static const u64 xs[] = { 0, 1, 2, 999, 1000000, 4000000ULL << 20,
+				  123456789ULL << 20, 1ULL << 60, U64_MAX / 7,
+				  U64_MAX - 1, U64_MAX };
+	struct rnd_state rnd;
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(ds); i++)
+		for (j = 0; j < ARRAY_SIZE(xs); j++)
+			KUNIT_EXPECT_EQ(test, ms_div(xs[j], ds[i], ms_recip(ds[i])),
+					div64_u64(xs[j], ds[i]));
+	prandom_seed_state(&rnd, 42);
+	for (i = 0; i < 10000; i++) {
+		u64 x = prandom_u32_state(&rnd) |
+			(u64)prandom_u32_state(&rnd) << 32;
+		u64 d = prandom_u32_state(&rnd) >> (i % 32);
+
+		if (i & 1)
+			d |= (u64)prandom_u32_state(&rnd) << (i % 32);
+		d = d ?: 1;
+		KUNIT_EXPECT_EQ(test, ms_div(x, d, ms_recip(d)), div64_u64(x, d));
+		x >>= i % 64;
+		KUNIT_EXPECT_EQ(test, ms_div(x, d, ms_recip(d)), div64_u64(x, d));
+	}
+	for (i = 0; i < 5; i++) {
+		static const u32 ws[] = { 1, 3, 1024, 3121, 100000 };
+
+		for (j = 0; j < ARRAY_SIZE(xs); j++) {
+			u64 delta = min(xs[j], BVT_DELTA_MAX);
+
+			KUNIT_EXPECT_EQ(test, __bvt_vtime(delta, ws[i], ms_recip(ws[i])),
+					mul_u64_u32_div(delta, BVT_WEIGHT_UNIT, ws[i]));
+		}
+	}
 }
 
 /* BVT's per-CPU state, kept in bvt.c rather than in struct rq. */
@@ -109,6 +158,7 @@ static struct kunit_case bvt_test_cases[] = {
 	KUNIT_CASE(bvt_test_mcu),
 	KUNIT_CASE(bvt_test_wakeup),
 	KUNIT_CASE(bvt_test_run_left),
+	KUNIT_CASE(bvt_test_recip),
 	{}
 };
 

@@ -144,6 +144,34 @@ static inline bool ms_before(u64 a, u64 b)
 	return (s64)(a - b) < 0;
 }
 
+/*
+ * ms_recip - the reciprocal of a divisor @d (at least 1) for ms_div():
+ * floor((2^64 - 1) / @d). One division, made when @d changes.
+ */
+static inline u64 ms_recip(u64 d)
+{
+	return div64_u64(U64_MAX, d);
+}
+
+/*
+ * ms_div - @x / @d rounded down, exactly, by multiplying with @inv, @d's
+ * ms_recip(), as fair's __calc_delta() charges by a multiply
+ *
+ * @inv is less than 2^64 / @d and short of it by less than 2, so the
+ * high half of @x * @inv is short of the quotient by at most 2: the
+ * remainder, from a multiply back, says by how much.
+ */
+static inline u64 ms_div(u64 x, u64 d, u64 inv)
+{
+	u64 q = mul_u64_u64_shr(x, inv, 64);
+
+	if (x - q * d >= d)
+		q++;
+	if (x - q * d >= d)
+		q++;
+	return q;
+}
+
 void ms_switched_to(struct rq *rq, struct task_struct *p);
 
 /*

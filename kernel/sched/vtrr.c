@@ -109,6 +109,8 @@ struct vtrr_rq {
 	u32			last_counter;	/* the current client's counter */
 	bool			quantum_done;	/* the current client is done for now */
 	struct ms_balance	balance;	/* N and the sum of S (load) */
+	u64			inv_load;	/* vtrr_div()'s reciprocal of @inv_load_of */
+	u64			inv_load_of;	/* the load it was computed for */
 	struct sched_vtrr_entity *ids[VTRR_ID_SLOTS];	/* queued clients by id */
 	struct sched_dl_entity	server;		/* runs VTRR when above starves it */
 };
@@ -150,10 +152,41 @@ static struct ctl_table vtrr_sysctls[] = {
  * the KUnit simulation (multisched_test.c) runs exactly this code.
  */
 
-/* Virtual time of @delta ns at @shares: delta / shares, scaled. */
-static inline u64 vtrr_vt(u64 delta, u64 shares)
+/* @delta ns as the dividend of virtual time: scaled, and capped. */
+static inline u64 vtrr_vt_ns(u64 delta)
 {
-	return div64_u64(min(delta, VTRR_DELTA_MAX) << VTRR_VT_SHIFT, shares);
+	return min(delta, VTRR_DELTA_MAX) << VTRR_VT_SHIFT;
+}
+
+/*
+ * vtrr_div - @x / @d by ms_div(), with @d's reciprocal in @inv, computed
+ * again when @d is no longer @*of, the divisor it was computed for: a
+ * share or the load changed. Charging and deciding cost multiplies.
+ */
+static inline u64 vtrr_div(u64 x, u64 d, u64 *inv, u64 *of)
+{
+	if (unlikely(*of != d)) {
+		*inv = ms_recip(d);
+		*of = d;
+	}
+	return ms_div(x, d, *inv);
+}
+
+/* Virtual time of @delta ns at @se's share: delta / S, scaled. */
+static inline u64 vtrr_vt_share(struct sched_vtrr_entity *se, u64 delta)
+{
+	u64 of = se->inv_share_of;
+	u64 q = vtrr_div(vtrr_vt_ns(delta), se->share, &se->inv_share, &of);
+
+	se->inv_share_of = of;
+	return q;
+}
+
+/* Virtual time of @delta ns at the run queue's load: delta / sum(S). */
+static inline u64 vtrr_vt_load(struct vtrr_rq *vrq, u64 delta)
+{
+	return vtrr_div(vtrr_vt_ns(delta), vrq->balance.load, &vrq->inv_load,
+			&vrq->inv_load_of);
 }
 
 static struct sched_vtrr_entity *vtrr_first(struct vtrr_rq *vrq)
@@ -401,7 +434,7 @@ static void __vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 	vtrr_set_counter(vrq, se, c);
 
 	/* equation 7 for a new client, 8 for one that ran before */
-	vft = vrq->qvt + vtrr_vt(vrq->quantum, se->share);
+	vft = vrq->qvt + vtrr_vt_share(se, vrq->quantum);
 	if (!restore && (se->fresh || ms_before(se->vft, vft)))
 		se->vft = vft;
 	se->fresh = 0;
@@ -469,10 +502,10 @@ static void vtrr_set_curr(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 /* Equation 6: VFT - QVT(t + Q) < Q/S. */
 static bool vtrr_vft_ok(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 {
-	u64 qvt_next = vrq->qvt + vtrr_vt(vrq->quantum, vrq->balance.load);
+	u64 qvt_next = vrq->qvt + vtrr_vt_load(vrq, vrq->quantum);
 
 	return (s64)(se->vft - qvt_next) <
-	       (s64)vtrr_vt(vrq->quantum, se->share);
+	       (s64)vtrr_vt_share(se, vrq->quantum);
 }
 
 /**
@@ -529,9 +562,9 @@ static bool vtrr_charge(struct vtrr_rq *vrq, struct sched_vtrr_entity *se, u64 d
 	u64 n;
 	u32 c;
 
-	se->vft += vtrr_vt(delta, se->share);
+	se->vft += vtrr_vt_share(se, delta);
 	if (vrq->balance.load)
-		WRITE_ONCE(vrq->qvt, vrq->qvt + vtrr_vt(delta, vrq->balance.load));
+		WRITE_ONCE(vrq->qvt, vrq->qvt + vtrr_vt_load(vrq, delta));
 	se->service += delta;
 	se->quantum_used += delta;
 	if (se->quantum_used < vrq->quantum)

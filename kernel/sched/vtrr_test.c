@@ -20,6 +20,12 @@ struct vtrr_test_rq {
 	unsigned int		n;
 };
 
+/* Virtual time of @delta ns at @shares by a division: what vtrr.c multiplies. */
+static u64 vtrr_vt(u64 delta, u64 shares)
+{
+	return div64_u64(vtrr_vt_ns(delta), shares);
+}
+
 /* A client becomes runnable, as a task's first enqueue queues it. */
 static void vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se)
 {

@@ -17,9 +17,9 @@ struct rbs_resv;
  * set_task_cpu() allows. /proc/<pid>/sched reads it without locks.
  */
 struct sched_bvt_entity {
-	struct rb_node	evt_node;	/* in its level's evt_tree, by E */
-	struct rb_node	avt_node;	/* in its level's avt_tree, by A */
+	struct rb_node	evt_node;	/* in its level's evt_tree, unless running */
 	u64		avt;		/* A: actual virtual time */
+	u64		min_avt;	/* lowest A of its subtree of evt_tree */
 	u64		evt;		/* E: the key while queued */
 	s64		warp;		/* W it warps by when L and U allow, 0 = none */
 	u64		warp_used;	/* ns run warped in this warped stretch */
@@ -29,6 +29,7 @@ struct sched_bvt_entity {
 	unsigned long	slept_at;	/* jiffies when it last blocked */
 	u64		nr_limit_hits;	/* times it ran L warped and was unwarped */
 	u64		nr_unwarp_hits;	/* times U kept it from warping */
+	u64		inv_weight;	/* 2^48 / @weight, for charging */
 	u32		weight;		/* effective weight */
 	unsigned int	on_rq:1;
 	unsigned int	warped:1;	/* E includes W */
@@ -61,6 +62,8 @@ struct sched_vtrr_entity {
 	u64		service;	/* ns received in VTRR */
 	s64		lag;		/* VFT lead over QVT to start with (class change) */
 	unsigned long	slept_at;	/* jiffies when it last blocked */
+	u64		inv_share;	/* vtrr_div()'s reciprocal of @inv_share_of */
+	u32		inv_share_of;	/* the share it was computed for */
 	u32		share;		/* S, the effective share */
 	u32		counter;	/* time counter, valid while @cycle is current */
 	unsigned int	on_rq:1;
