@@ -2,7 +2,7 @@
 # multisched: the two commands of the README, and the steps behind them.
 
 .PHONY: demo check setup build kernel export series-check clean install-tests tests-tarball \
-	stress stress-baseline bench-rbs
+	stress stress-baseline bench-rbs bench-classes
 
 demo:
 	scripts/demo
@@ -46,6 +46,14 @@ bench-rbs: build
 		sh -c '/tests/rbs_overhead io && /tests/rbs_overhead -w 3'
 	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --timeout 600 \
 		--disk 64M --append threadirqs -- /tests/rbs_overhead disk
+
+# Not part of check: perf bench sched pipe and messaging and hackbench
+# (processes, threads) with every task in EEVDF, BVT and VTRR, 7 rounds
+# interleaved in one 2-CPU boot, medians and their ratios to EEVDF
+# (tests/guest/bench_classes.sh; the tables are in sched-bvt.rst).
+bench-classes: build
+	MS_NO_BUILD=1 scripts/qemu-run --smp 2 --mem 2G --timeout 3000 -- \
+		/tests/bench_classes.sh 7
 
 # For a machine booted into the patched kernel (README, "On real hardware"):
 # schedctl in PREFIX/bin, its manual page, and the static test programs and
