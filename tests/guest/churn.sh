@@ -18,7 +18,29 @@ secs=60
 cout=/tmp/churn.out
 klog=/tmp/churn.klog
 dmesg -c > /dev/null
-$T/ms_churn -t "$secs" > $cout 2>&1
+$T/ms_churn -t "$secs" > $cout 2>&1 &
+cpid=$!
+# ms_churn ends a few seconds after SECS. One stress boot of 2026-11-27
+# hung here: a churn thread held the CPU hotplug lock, runnable, for
+# minutes. If it has not ended 90 s late, show where every churn thread
+# and every runqueue is, so that a hang is seen, not only timed out.
+waited=0
+while kill -0 $cpid 2>/dev/null && [ $waited -lt $((secs + 90)) ]; do
+	sleep 1
+	waited=$((waited + 1))
+done
+if kill -0 $cpid 2>/dev/null; then
+	echo "# churn: ms_churn has not ended $((waited - secs)) s after its time; its threads:"
+	for t in /proc/$cpid/task/*; do
+		echo "# churn: thread ${t##*/}: $(sed -n 's/^State:[[:space:]]*//p' $t/status)," \
+			"policy $(awk '/^policy/ { print $3 }' $t/sched)," \
+			"prio $(awk '/^prio/ { print $3 }' $t/sched), cpu $(awk '{ print $39 }' $t/stat)"
+		sed 's/^/# churn:   /' $t/stack 2>/dev/null
+	done
+	sed 's/^/# churn: sched_debug: /' /proc/sched_debug
+	kill -9 $cpid
+fi
+wait $cpid
 crc=$?
 dmesg > $klog
 sed 's/^/# /' $cout
@@ -36,6 +58,8 @@ errnos_ok() {
 }
 check "churn: ${secs} s on $ncpu CPUs of random sched_setattr/getattr/setaffinity and legacy calls, PI futexes, fork and thread storms and hotplug of every secondary CPU: every errno one documented for its call" \
 	errnos_ok
+check "churn: ms_churn ended within 90 s of its time (else the threads and runqueues are shown above)" \
+	[ $waited -lt $((secs + 90)) ]
 check "churn: every target ran again at each watchdog check, and no fuzzer or hotplug write was stuck for 60 s" \
 	grep -q '^churn: watchdog: [1-9][0-9]* checks, .*: yes$' $cout
 check "churn: the admitted bandwidth (DL total_bw, sched_ms_bandwidth) is back to its start once every target has exited" \

@@ -1256,7 +1256,7 @@ for c in bvt vtrr bebs; do
 		util_rounds $c
 done
 
-# last: the churn campaign, 30 s on this boot's 2 CPUs (4 TAP lines); the
+# last: the churn campaign, 30 s on this boot's 2 CPUs (5 TAP lines); the
 # stress boot runs it for 60 s on 4
 $T/churn.sh -t 30 || fails=$((fails + 1))
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The safety stress of BVT and VTRR in a boot of its own with more CPUs
-# than the main boot (scripts/check runs it with 4): threads that block
+# than the main boot (scripts/check runs it with 4, in two NUMA nodes,
+# after a check of the classes' balancing across them): threads that block
 # and wake at a high rate while others change their policy, parameters
 # and affinity and PI-boost them, and the normal class flips, for 60 s
 # under lockdep; then the inactive-timer case of patches/0023
@@ -12,6 +13,23 @@
 
 . "$(dirname "$0")/tap.sh"
 
+# scripts/check boots this with two NUMA nodes (qemu-run --numa 2): the
+# classes' placement and balancing across them first, then the stress.
+numa_nodes() {
+	n0=$(cat /sys/devices/system/node/node0/cpulist 2>/dev/null)
+	n1=$(cat /sys/devices/system/node/node1/cpulist 2>/dev/null)
+	echo "node0: CPUs ${n0:-none}, node1: CPUs ${n1:-none}"
+	[ "$n0" = 0-1 ] && [ "$n1" = 2-3 ]
+}
+check "numa: the guest has two NUMA nodes, CPUs 0-1 and 2-3" numa_nodes
+# Water-filling of 2 2 1 1 1 1 over 4 CPUs: 100 100 50 50 50 50, which
+# only a placement over both nodes gives; 10 points is bvt_spread's
+# tolerance in the main boot's 2-CPU runs.
+measure "bvt: hogs of weights 2 2 1 1 1 1 started on CPU 0 spread over both NUMA nodes' 4 CPUs by weight (within 10 points)" \
+	$T/bvt_spread 2 2 1 1 1 1
+measure "vtrr: hogs of shares 2 2 1 1 1 1 started on CPU 0 spread over both NUMA nodes' 4 CPUs by share (within 10 points)" \
+	$T/bvt_spread -p vtrr 2 2 1 1 1 1
+
 measure "stress: $(nproc) CPUs, 60 s of blocking and waking workers moved between BVT, VTRR, BEBS (best-effort and periodic), RBS (own, shared and joined reservations) and the mainline policies, re-pinned and PI-boosted; every worker progressed" \
 	$T/ms_stress -t 60 -w 12
 check "stress: the normal class is fair again" \
@@ -20,7 +38,7 @@ check "stress: the normal class is fair again" \
 # boot ends without an exit status.
 measure "deadline: a task that blocked as SCHED_DEADLINE, left it asleep, and whose CPU went offline before its inactive timer fired: the kernel goes on (3 rounds)" \
 	$T/dl_offline -n 3
-# the churn campaign, 60 s on 4 CPUs (4 TAP lines)
+# the churn campaign, 60 s on 4 CPUs (5 TAP lines)
 $T/churn.sh -t 60 || fails=$((fails + 1))
 
 exit $((fails > 0))
