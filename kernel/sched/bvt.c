@@ -52,9 +52,9 @@
  * enqueue, dequeue and pick are O(log n). As in fair, the running entity
  * of a level (the thread, and at level 0 the aggregate of a best-effort
  * thread) is out of its tree from ->set_next_task() to ->put_prev_task(),
- * so charging it touches no tree; pick and SVT compare it with the tree. Weights are kept
- * with their reciprocals, so that charging is a multiply and a shift.
- * Virtual times are u64 nanoseconds compared with wrap-safe signed
+ * so charging it touches no tree; pick and SVT compare it with the tree.
+ * Weights are kept with their reciprocals, so that charging multiplies
+ * rather than divides (ms_div()). Virtual times are u64 nanoseconds compared with wrap-safe signed
  * differences; nothing is ever rebased. On SMP each CPU
  * has its own levels. A waking thread moves only to a CPU whose BVT weight
  * is lower by at least its own; every 20 ms a CPU pushes a queued thread
@@ -1090,7 +1090,6 @@ static void put_prev_task_bvt(struct rq *rq, struct task_struct *p,
 {
 	bool be_next = next && next->sched_class == &bvt_sched_class &&
 		       bvt_se(next)->level == BVT_LEVEL_BE;
-
 	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 
 	__update_curr_bvt(rq, true, !be_next);
@@ -1098,14 +1097,13 @@ static void put_prev_task_bvt(struct rq *rq, struct task_struct *p,
 	bvt_put_curr(&bvt_rq->level[BVT_LEVEL_BE]);
 	bvt_put_curr(&bvt_rq->level[BVT_LEVEL_RE]);
 	ms_update_util(rq, true);
-	bvt_rq_of(rq)->warp_task = NULL;
-	hrtimer_try_to_cancel(&bvt_rq_of(rq)->warp_timer);
+	bvt_rq->warp_task = NULL;
+	hrtimer_try_to_cancel(&bvt_rq->warp_timer);
 }
 
 static void set_next_task_bvt(struct rq *rq, struct task_struct *p, bool first)
 {
 	struct sched_bvt_entity *se = bvt_se(p);
-
 	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 
 	p->se.exec_start = rq_clock_task(rq);
@@ -1331,9 +1329,8 @@ static void bvt_init_rq(struct rq *rq, int cpu)
 	int level;
 
 	bvt_rq->rq = rq;
-	for (level = BVT_LEVEL_RE; level <= BVT_LEVEL_BE; level++) {
+	for (level = BVT_LEVEL_RE; level <= BVT_LEVEL_BE; level++)
 		bvt_rq->level[level].evt_tree = RB_ROOT_CACHED;
-	}
 	bvt_rq->be.group = 1;
 	bvt_rq->be.level = BVT_LEVEL_RE;
 	bvt_set_weight(&bvt_rq->be, BVT_WEIGHT_UNIT);

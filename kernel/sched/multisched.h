@@ -157,16 +157,14 @@ static inline u64 ms_recip(u64 d)
  * ms_div - @x / @d rounded down, exactly, by multiplying with @inv, @d's
  * ms_recip(), as fair's __calc_delta() charges by a multiply
  *
- * @inv is less than 2^64 / @d and short of it by less than 2, so the
- * high half of @x * @inv is short of the quotient by at most 2: the
- * remainder, from a multiply back, says by how much.
+ * 2^64 / @d - 1 <= @inv < 2^64 / @d, so @x * @inv / 2^64 lies between
+ * @x / @d - 1 and @x / @d: the high half of the product is the quotient
+ * or one less, and the remainder, from a multiply back, says which.
  */
 static inline u64 ms_div(u64 x, u64 d, u64 inv)
 {
 	u64 q = mul_u64_u64_shr(x, inv, 64);
 
-	if (x - q * d >= d)
-		q++;
 	if (x - q * d >= d)
 		q++;
 	return q;

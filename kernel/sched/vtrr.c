@@ -161,11 +161,13 @@ static inline u64 vtrr_vt_ns(u64 delta)
 /*
  * vtrr_div - @x / @d by ms_div(), with @d's reciprocal in @inv, computed
  * again when @d is no longer @*of, the divisor it was computed for: a
- * share or the load changed. Charging and deciding cost multiplies.
+ * client's share changed, or the queue's total share, which changes at
+ * every enqueue and dequeue. Charging and deciding then cost multiplies,
+ * and a division at most once per enqueue or dequeue.
  */
 static inline u64 vtrr_div(u64 x, u64 d, u64 *inv, u64 *of)
 {
-	if (unlikely(*of != d)) {
+	if (*of != d) {
 		*inv = ms_recip(d);
 		*of = d;
 	}

@@ -29,7 +29,7 @@ struct sched_bvt_entity {
 	unsigned long	slept_at;	/* jiffies when it last blocked */
 	u64		nr_limit_hits;	/* times it ran L warped and was unwarped */
 	u64		nr_unwarp_hits;	/* times U kept it from warping */
-	u64		inv_weight;	/* 2^48 / @weight, for charging */
+	u64		inv_weight;	/* ms_recip(@weight), for charging */
 	u32		weight;		/* effective weight */
 	unsigned int	on_rq:1;
 	unsigned int	warped:1;	/* E includes W */
