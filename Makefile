@@ -48,12 +48,12 @@ bench-rbs: build
 		--disk 64M --append threadirqs -- /tests/rbs_overhead disk
 
 # Not part of check: perf bench sched pipe and messaging and hackbench
-# (processes, threads) with every task in EEVDF, BVT and VTRR, 7 rounds
+# (processes, threads) with every task in EEVDF, BVT and VTRR, 5 rounds
 # interleaved in one 2-CPU boot, medians and their ratios to EEVDF
 # (tests/guest/bench_classes.sh; the tables are in sched-bvt.rst).
 bench-classes: build
 	MS_NO_BUILD=1 scripts/qemu-run --smp 2 --mem 2G --timeout 3000 -- \
-		/tests/bench_classes.sh 7
+		/tests/bench_classes.sh 5
 
 # For a machine booted into the patched kernel (README, "On real hardware"):
 # schedctl in PREFIX/bin, its manual page, and the static test programs and

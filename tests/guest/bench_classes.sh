@@ -5,7 +5,7 @@
 # perf bench sched pipe and messaging, and hackbench with processes and
 # with threads, with every task of the benchmark in SCHED_OTHER (EEVDF),
 # SCHED_BVT or SCHED_VTRR. Each benchmark runs once per class in each
-# round, the classes in a rotated order, for ROUNDS rounds (default 7);
+# round, the classes in a rotated order, for ROUNDS rounds (default 5);
 # the table gives each class's median time, its range, and the ratio of
 # its median to EEVDF's (below 1 is faster). A report, not a test: make
 # bench-classes runs it (Documentation/scheduler/sched-bvt.rst).
@@ -14,7 +14,7 @@
 #
 # Needs root, schedctl, rt-tests' hackbench and perf in PATH.
 
-rounds=${1:-7}
+rounds=${1:-5}
 case $rounds in *[!0-9]*|'') echo "usage: $0 [ROUNDS]" >&2; exit 2 ;; esac
 [ "$rounds" -ge 1 ] || { echo "usage: $0 [ROUNDS]" >&2; exit 2; }
 for p in schedctl hackbench perf awk sort; do
