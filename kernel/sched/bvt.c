@@ -54,15 +54,16 @@
  * thread) is out of its tree from ->set_next_task() to ->put_prev_task(),
  * so charging it touches no tree; pick and SVT compare it with the tree.
  * Weights are kept with their reciprocals, so that charging multiplies
- * rather than divides (ms_div()). Virtual times are u64 nanoseconds compared with wrap-safe signed
- * differences; nothing is ever rebased. On SMP each CPU
- * has its own levels. A waking thread moves only to a CPU whose BVT weight
- * is lower by at least its own; every 20 ms a CPU pushes a queued thread
- * to one whose weight is lower by more than the thread's, which narrows
- * the gap; a CPU whose last BVT thread left pulls one the same way. The
- * balancing is common with VTRR (ms_balance() in multisched.c). Each CPU
- * also has a BVT dl_server (ms_server_init()), charged with what BVT
- * runs, which runs BVT when RT and BEBS would starve it.
+ * rather than divides (ms_div()). Virtual times are u64 nanoseconds
+ * compared with wrap-safe signed differences; nothing is ever rebased.
+ * On SMP each CPU has its own levels. A waking thread moves only to a CPU
+ * whose BVT weight is lower by at least its own; every 20 ms a CPU pushes
+ * a queued thread to one whose weight is lower by more than the thread's,
+ * which narrows the gap; a CPU whose last BVT thread left pulls one the
+ * same way. The balancing is common with VTRR (ms_balance() in
+ * multisched.c). Each CPU also has a BVT dl_server (ms_server_init()),
+ * charged with what BVT runs, which runs BVT when RT and BEBS would
+ * starve it.
  *
  * Paper: K. J. Duda and D. R. Cheriton, "Borrowed-Virtual-Time (BVT)
  * scheduling: supporting latency-sensitive threads in a general-purpose
@@ -465,7 +466,7 @@ static void __bvt_erase(struct bvt_sched *bs, struct sched_bvt_entity *se)
  * bvt_enqueue_entity - @se becomes runnable at @bs
  * @woke:	see __bvt_insert()
  *
- * The running entity stays out of the trees: the last best-effort thread
+ * The running entity stays out of the tree: the last best-effort thread
  * can leave and another arrive (balance_bvt() pulls before the pick)
  * while the aggregate is still the running entity of level 0.
  */
@@ -505,7 +506,7 @@ static void bvt_requeue(struct bvt_sched *bs, struct sched_bvt_entity *se)
 	__bvt_insert(bs, se, false);
 }
 
-/* @se starts running: out of its trees, with its E up to date. */
+/* @se starts running: out of its tree, with its E up to date. */
 static void bvt_set_curr(struct bvt_sched *bs, struct sched_bvt_entity *se)
 {
 	if (bs->curr == se)
@@ -517,7 +518,7 @@ static void bvt_set_curr(struct bvt_sched *bs, struct sched_bvt_entity *se)
 	bs->curr = se;
 }
 
-/* The running entity of @bs stops running: back into its trees if queued. */
+/* The running entity of @bs stops running: back into its tree if queued. */
 static void bvt_put_curr(struct bvt_sched *bs)
 {
 	struct sched_bvt_entity *se = bs->curr;
