@@ -1290,6 +1290,16 @@ static void bebs_proc_show(struct task_struct *p, struct seq_file *m)
 		    READ_ONCE(p->ms.run.resv_cpu) : -1);
 }
 
+#ifdef CONFIG_SCHED_CORE
+/* EDF across the CPUs of a core: deadlines are times of the rq clocks. */
+static bool bebs_core_less(const struct task_struct *a,
+			   const struct task_struct *b, bool in_fi)
+{
+	return ms_before(b->ms.run.state.bebs.deadline,
+			 a->ms.run.state.bebs.deadline);
+}
+#endif
+
 const struct ms_class ms_bebs_class = {
 	.name		= "bebs",
 	.policy		= SCHED_BEBS,
@@ -1307,6 +1317,10 @@ const struct ms_class ms_bebs_class = {
 	.bw_free	= bebs_bw_free,
 	.task_work	= bebs_task_work,
 	.reservation_flags = MS_FLAG_BEBS_PERIODIC | MS_FLAG_BEBS_OVERRUN,
+#ifdef CONFIG_SCHED_CORE
+	.core_prio	= MAX_RT_PRIO,
+	.core_less	= bebs_core_less,
+#endif
 #ifdef CONFIG_SYSCTL
 	.sysctls	= bebs_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(bebs_sysctls),

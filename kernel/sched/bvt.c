@@ -112,6 +112,9 @@ struct bvt_sched {
 	struct sched_bvt_entity	*curr;		/* the running entity, in no tree */
 	unsigned int		nr_running;	/* queued entities, @curr included */
 	u64			svt;		/* scheduler virtual time */
+#ifdef CONFIG_SCHED_CORE
+	u64			svt_fi;		/* @svt at the core's last pick */
+#endif
 };
 
 #define BVT_LEVEL_RE	0	/* reserved effort: CAP_SYS_NICE threads, @be */
@@ -121,7 +124,10 @@ struct bvt_rq {
 	struct bvt_sched	level[2];
 	struct sched_bvt_entity	be;		/* level 1 as an entity of level 0 */
 	struct ms_balance	balance;	/* tasks of both levels, their weights */
-	bool			skip_c;		/* next pick ignores C */
+	bool			skip_c;		/* picks ignore C until a switch */
+#ifdef CONFIG_SCHED_CORE
+	unsigned int		fi_seq;		/* forced idling @svt_fi is of */
+#endif
 	struct hrtimer		warp_timer;	/* ends a warped stretch at L */
 	struct task_struct	*warp_task;	/* the task warp_timer is armed for */
 	struct rq		*rq;		/* the runqueue this state belongs to */
@@ -1072,8 +1078,15 @@ static struct task_struct *pick_task_bvt(struct rq *rq)
 	struct task_struct *p;
 
 	update_curr_bvt(rq);
+	/*
+	 * Core scheduling may pick and then run something else, so a pick
+	 * changes nothing that a later one reads: @skip_c lasts until a
+	 * thread is switched in, or the running one is picked again, which
+	 * it would be with C honoured too.
+	 */
 	p = bvt_pick(rq, !bvt_rq->skip_c);
-	bvt_rq->skip_c = false;
+	if (p == ms_rq_curr(rq))
+		bvt_rq->skip_c = false;
 	if (p)
 		trace_bvt_pick(p, bvt_se(p)->evt, bvt_level(rq, bvt_se(p))->svt,
 			       p == ms_rq_curr(rq) ? "stay" : "E");
@@ -1115,8 +1128,10 @@ static void set_next_task_bvt(struct rq *rq, struct task_struct *p, bool first)
 	if (se->level == BVT_LEVEL_BE)
 		bvt_set_curr(&bvt_rq->level[BVT_LEVEL_RE], &bvt_rq->be);
 	bvt_arm_warp_timer(rq, p);
-	if (first)
+	if (first) {
+		bvt_rq->skip_c = false;
 		ms_queue_push(&bvt_balancer, rq);
+	}
 	bvt_hrtick(rq, p);
 }
 
@@ -1146,6 +1161,7 @@ static void task_tick_bvt(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_bvt(rq);
 	ms_tick_util(rq);
+	ms_tick_core(rq);
 	bvt_rewarp_curr(rq, p);
 	if (!test_tsk_need_resched(p) &&
 	    (queued || !ms_hrtick_armed(rq)))
@@ -1448,6 +1464,54 @@ static void bvt_proc_show(struct task_struct *p, struct seq_file *m)
 	ms_proc_u64(m, "ms.bvt.U_hits", se->nr_unwarp_hits);
 }
 
+#ifdef CONFIG_SCHED_CORE
+/*
+ * Core scheduling compares threads queued on sibling CPUs, whose SVTs
+ * are unrelated. As fair does with its vruntime, each level notes its
+ * SVT at every pick of the core, and only once while a sibling is forced
+ * idle; two threads compare by how far E has gone past that point,
+ * the virtual time each consumed since, in units of its own weight. The
+ * thread that runs on while its sibling is forced idle moves away from
+ * its point, the idle one's stays, and the sibling gets its turn when the
+ * runner has consumed more than it (at a tick: ms_tick_core()), so two
+ * threads of different cookies share the core by weight. A warped thread
+ * counts W ahead, as on its own CPU. Threads of different levels compare
+ * at level 0, a best-effort thread through its aggregate.
+ */
+static s64 bvt_core_key(const struct task_struct *p, int level)
+{
+	const struct sched_bvt_entity *se = &p->ms.run.state.bvt;
+	struct bvt_rq *bvt_rq = bvt_rq_of(task_rq(p));
+
+	if (se->level != level)
+		se = &bvt_rq->be;
+	return se->evt - bvt_rq->level[level].svt_fi;
+}
+
+static bool bvt_core_less(const struct task_struct *a,
+			  const struct task_struct *b, bool in_fi)
+{
+	int level = a->ms.run.state.bvt.level == BVT_LEVEL_BE &&
+		    b->ms.run.state.bvt.level == BVT_LEVEL_BE ?
+		    BVT_LEVEL_BE : BVT_LEVEL_RE;
+
+	return bvt_core_key(a, level) > bvt_core_key(b, level);
+}
+
+static void bvt_core_fi(struct rq *rq, unsigned int seq, bool in_fi)
+{
+	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
+
+	if (in_fi) {
+		if (bvt_rq->fi_seq == seq)
+			return;
+		bvt_rq->fi_seq = seq;
+	}
+	bvt_rq->level[BVT_LEVEL_RE].svt_fi = bvt_rq->level[BVT_LEVEL_RE].svt;
+	bvt_rq->level[BVT_LEVEL_BE].svt_fi = bvt_rq->level[BVT_LEVEL_BE].svt;
+}
+#endif
+
 const struct ms_class ms_bvt_class = {
 	.name		= "bvt",
 	.policy		= SCHED_BVT,
@@ -1462,6 +1526,11 @@ const struct ms_class ms_bvt_class = {
 	.server		= bvt_server,
 	.nr_running	= bvt_nr_running,
 	.tick_switches	= true,
+#ifdef CONFIG_SCHED_CORE
+	.core_prio	= MAX_RT_PRIO + 1,
+	.core_less	= bvt_core_less,
+	.core_fi	= bvt_core_fi,
+#endif
 #ifdef CONFIG_SYSCTL
 	.sysctls	= bvt_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(bvt_sysctls),

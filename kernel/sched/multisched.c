@@ -1356,6 +1356,125 @@ bool ms_is_class(const struct sched_class *class)
 	return false;
 }
 
+#ifdef CONFIG_SCHED_CORE
+/*
+ * Core scheduling runs only tasks of one cookie on the CPUs of a core at
+ * a time. Each sibling picks as usual; the highest of the picks decides
+ * the cookie, and a sibling whose pick has another either finds a task of
+ * that cookie in its queue or is forced idle. "Highest" is __task_prio()'s
+ * rank of the class, then the class's own order, compared across the
+ * siblings (prio_less()). Without the hooks below the classes would rank
+ * as fair and be compared by a se.vruntime they never advance, so a task
+ * of BVT could lose its sibling to fair's, and of two tasks of one class
+ * with different cookies the same one would always win.
+ */
+
+/*
+ * @p's class, if it is one of ours. Not asked of a task that a class
+ * server runs: __task_prio() ranks those as deadline first.
+ */
+static const struct ms_class *ms_core_class(const struct task_struct *p)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
+		if (ms_classes[i]->class == p->sched_class)
+			return ms_classes[i];
+	return NULL;
+}
+
+/**
+ * ms_core_prio - the rank of @p's class in core scheduling
+ * @p:		a task
+ * @prio:	set to the rank (struct ms_class's @core_prio)
+ *
+ * For __task_prio(), which ranks a task that a class server (a dl_server)
+ * runs as deadline before it asks, as it does fair's, and one boosted by
+ * priority inheritance, which is in RT or deadline, as such. RBS ranks 0,
+ * with RT's highest priority, above which ms_core_less() puts it; BEBS,
+ * BVT and VTRR rank between RT and fair. One that runs only because its
+ * CPU has nothing else (RBS's background mode) ranks just above idle, so
+ * that it does not force a sibling's task idle.
+ *
+ * Return: whether @p is in one of the classes.
+ */
+bool ms_core_prio(const struct task_struct *p, int *prio)
+{
+	const struct ms_class *c = ms_core_class(p);
+
+	if (!c)
+		return false;
+	if (c->core_background && c->core_background(p))
+		*prio = MAX_RT_PRIO + NICE_WIDTH - 1;
+	else
+		*prio = c->core_prio;
+	return true;
+}
+
+/**
+ * ms_core_less - prio_less() for two tasks of the same rank, 0 or more
+ * @a:		a task
+ * @b:		another, on @a's CPU or a sibling's
+ * @in_fi:	the core has a sibling forced idle
+ * @less:	set to whether @a should run after @b
+ *
+ * Two tasks of one of the classes compare by the class's @core_less. An
+ * RBS task shares its rank with an RT task of the highest priority, and
+ * goes before it, as the classes are ordered.
+ *
+ * Return: whether either task is one of ours, so that @less is set.
+ */
+bool ms_core_less(const struct task_struct *a, const struct task_struct *b,
+		  bool in_fi, bool *less)
+{
+	const struct ms_class *ca = ms_core_class(a), *cb = ms_core_class(b);
+
+	if (!ca && !cb)
+		return false;
+	if (ca != cb)
+		*less = !ca;
+	else
+		*less = ca->core_less && ca->core_less(a, b, in_fi);
+	return true;
+}
+
+/**
+ * ms_core_fi_update - a core pick chose what @rq runs
+ * @rq:		a runqueue of the core, locked
+ * @in_fi:	a sibling is forced idle after this pick
+ *
+ * Beside task_vruntime_update(), which does it for fair: each class notes
+ * its point of reference on @rq (struct ms_class's @core_fi), for every
+ * CPU of the core, whatever it runs, so that a forced-idle sibling's is
+ * taken when the forced idling starts.
+ */
+void ms_core_fi_update(struct rq *rq, bool in_fi)
+{
+	unsigned int seq = rq->core->core_forceidle_seq;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
+		if (ms_classes[i]->core_fi)
+			ms_classes[i]->core_fi(rq, seq, in_fi);
+}
+
+/**
+ * ms_tick_core - the tick of a class that switches at the tick
+ * @rq:		the runqueue, locked
+ *
+ * A task alone in its class on a CPU whose sibling is forced idle never
+ * reaches the class's own reason to switch, and the core pick that could
+ * give the sibling its turn would not come: ask for one at every tick,
+ * as fair's task_tick_core() does once the task has used its slice. The
+ * pick keeps the task, without a switch, while it still ranks first.
+ */
+void ms_tick_core(struct rq *rq)
+{
+	if (sched_core_enabled(rq) && rq->core->core_forceidle_count)
+		resched_curr(rq);
+}
+#endif /* CONFIG_SCHED_CORE */
+
 /**
  * ms_update_util - count the multisched classes' run time in the CPU's
  * utilisation

@@ -238,6 +238,22 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  * @task_work:	the class's part of the task work (ms_queue_work()): the
  *		bits of @what from MS_WORK_CLASS on, for @p, current, in
  *		process context on its way to user mode; optional
+ * @core_prio:	the class's rank in core scheduling (__task_prio(), less is
+ *		more): 0 for RBS, that of RT's highest priority, which
+ *		ms_core_less() puts it above; between RT's 99 and fair's 119
+ *		for the others, in the order of the class hierarchy
+ * @core_less:	with SCHED_CORE, whether @a, of the class, should run after
+ *		@b, of the class too, possibly queued on a sibling CPU: the
+ *		class's order made comparable across the CPUs of a core,
+ *		for prio_less(); @in_fi: the core has a sibling forced idle;
+ *		all the core's runqueues are locked; optional (false: no order)
+ * @core_fi:	with SCHED_CORE, note the point from which @core_less
+ *		measures progress on @rq, as fair's se_fi_update() does: at
+ *		every pick of the core, and once per forced-idle stretch
+ *		(@seq) while a sibling is forced idle (@in_fi); optional
+ * @core_background: with SCHED_CORE, whether @p runs only because nothing
+ *		else on its CPU is runnable (RBS's background mode); it then
+ *		ranks just above idle; optional
  *
  * One per class, defined in the class's file; multisched.c collects them
  * in ms_classes[], in the order of the class hierarchy. The class keeps
@@ -266,6 +282,13 @@ struct ms_class {
 	u64	(*bw_free)(void);
 	u64	(*rm_bound)(unsigned int n);
 	void	(*task_work)(struct task_struct *p, unsigned long what);
+#ifdef CONFIG_SCHED_CORE
+	int				core_prio;
+	bool	(*core_less)(const struct task_struct *a,
+			     const struct task_struct *b, bool in_fi);
+	void	(*core_fi)(struct rq *rq, unsigned int seq, bool in_fi);
+	bool	(*core_background)(const struct task_struct *p);
+#endif
 };
 
 /*
@@ -425,6 +448,15 @@ void ms_servers_dying(struct rq *rq);
 void ms_servers_attach_root(struct rq *rq);
 void ms_servers_restore_root(struct root_domain *rd);
 #endif
+#ifdef CONFIG_SCHED_CORE
+bool ms_core_prio(const struct task_struct *p, int *prio);
+bool ms_core_less(const struct task_struct *a, const struct task_struct *b,
+		  bool in_fi, bool *less);
+void ms_core_fi_update(struct rq *rq, bool in_fi);
+void ms_tick_core(struct rq *rq);
+#else
+static inline void ms_tick_core(struct rq *rq) { }
+#endif
 
 #else /* !CONFIG_SCHED_MULTISCHED */
 
@@ -502,6 +534,21 @@ static inline void ms_servers_dying(struct rq *rq) { }
 #ifdef CONFIG_SMP
 static inline void ms_servers_attach_root(struct rq *rq) { }
 static inline void ms_servers_restore_root(struct root_domain *rd) { }
+#endif
+#ifdef CONFIG_SCHED_CORE
+static inline bool ms_core_prio(const struct task_struct *p, int *prio)
+{
+	return false;
+}
+
+static inline bool ms_core_less(const struct task_struct *a,
+				const struct task_struct *b, bool in_fi,
+				bool *less)
+{
+	return false;
+}
+
+static inline void ms_core_fi_update(struct rq *rq, bool in_fi) { }
 #endif
 
 #endif /* CONFIG_SCHED_MULTISCHED */

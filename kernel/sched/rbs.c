@@ -2165,6 +2165,29 @@ static u64 rbs_rm_bound(unsigned int n)
 	return rbs_ll_bound(n);
 }
 
+#ifdef CONFIG_SCHED_CORE
+/* The server @p runs on, as rbs_srv(). */
+static const struct sched_rbs_entity *rbs_core_srv(const struct task_struct *p)
+{
+	const struct sched_rbs_entity *te = &p->ms.run.state.rbs;
+
+	return te->on_rq && te->server ? te->server : te;
+}
+
+/* Rate-monotonic across the CPUs of a core, as on one. */
+static bool rbs_core_less(const struct task_struct *a,
+			  const struct task_struct *b, bool in_fi)
+{
+	return rbs_prio_less(rbs_core_srv(b), rbs_core_srv(a));
+}
+
+/* Out of capacity and in the background: it ranks just above idle. */
+static bool rbs_core_background(const struct task_struct *p)
+{
+	return rbs_core_srv(p)->bg_running;
+}
+#endif
+
 const struct ms_class ms_rbs_class = {
 	.name		= "rbs",
 	.policy		= SCHED_RBS,
@@ -2182,6 +2205,11 @@ const struct ms_class ms_rbs_class = {
 	.proc_show	= rbs_proc_show,
 	.bandwidth	= rbs_bandwidth,
 	.rm_bound	= rbs_rm_bound,
+#ifdef CONFIG_SCHED_CORE
+	.core_prio	= 0,
+	.core_less	= rbs_core_less,
+	.core_background = rbs_core_background,
+#endif
 #ifdef CONFIG_SYSCTL
 	.sysctls	= rbs_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(rbs_sysctls),

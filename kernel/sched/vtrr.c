@@ -111,6 +111,10 @@ struct vtrr_rq {
 	struct ms_balance	balance;	/* N and the sum of S (load) */
 	u64			inv_load;	/* vtrr_div()'s reciprocal of @inv_load_of */
 	u64			inv_load_of;	/* the load it was computed for */
+#ifdef CONFIG_SCHED_CORE
+	u64			qvt_fi;		/* @qvt at the core's last pick */
+	unsigned int		fi_seq;		/* forced idling @qvt_fi is of */
+#endif
 	struct sched_vtrr_entity *ids[VTRR_ID_SLOTS];	/* queued clients by id */
 	struct sched_dl_entity	server;		/* runs VTRR when above starves it */
 };
@@ -941,6 +945,43 @@ static void vtrr_proc_show(struct task_struct *p, struct seq_file *m)
 	ms_proc_u64(m, "ms.vtrr.service_ns", se->service);
 }
 
+#ifdef CONFIG_SCHED_CORE
+/*
+ * Core scheduling compares clients queued on sibling CPUs, whose QVTs
+ * are unrelated. As fair does with its vruntime, each queue notes its
+ * QVT at every pick of the core, and only once while a sibling is forced
+ * idle; two clients compare by how far their VFT is past that point, so
+ * the one that received less service for its share since goes first. A
+ * client that runs on while its sibling is forced idle moves away from
+ * its point, by Q/S a quantum, and at the end of a quantum the core pick
+ * gives the sibling its turn once it is behind: two clients of different
+ * cookies share the core by share, a quantum at a time. Between clients
+ * of one queue (the core's tree of a cookie's tasks) this is the order of
+ * the VFT inequality, not the round-robin scan, which only VTRR's own
+ * pick follows.
+ */
+static bool vtrr_core_less(const struct task_struct *a,
+			   const struct task_struct *b, bool in_fi)
+{
+	s64 ka = a->ms.run.state.vtrr.vft - vtrr_rq_of(task_rq(a))->qvt_fi;
+	s64 kb = b->ms.run.state.vtrr.vft - vtrr_rq_of(task_rq(b))->qvt_fi;
+
+	return ka > kb;
+}
+
+static void vtrr_core_fi(struct rq *rq, unsigned int seq, bool in_fi)
+{
+	struct vtrr_rq *vrq = vtrr_rq_of(rq);
+
+	if (in_fi) {
+		if (vrq->fi_seq == seq)
+			return;
+		vrq->fi_seq = seq;
+	}
+	vrq->qvt_fi = vrq->qvt;
+}
+#endif
+
 const struct ms_class ms_vtrr_class = {
 	.name		= "vtrr",
 	.policy		= SCHED_VTRR,
@@ -954,6 +995,11 @@ const struct ms_class ms_vtrr_class = {
 	.server		= vtrr_server,
 	.nr_running	= vtrr_nr_running,
 	.tick_switches	= true,
+#ifdef CONFIG_SCHED_CORE
+	.core_prio	= MAX_RT_PRIO + 2,
+	.core_less	= vtrr_core_less,
+	.core_fi	= vtrr_core_fi,
+#endif
 #ifdef CONFIG_SYSCTL
 	.sysctls	= vtrr_sysctls,
 	.nr_sysctls	= ARRAY_SIZE(vtrr_sysctls),

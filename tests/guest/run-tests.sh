@@ -395,8 +395,9 @@ done
 if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	measure "bvt: figure 1, weights 2:1 on one CPU get 2/3 and 1/3 within 2 points over 10 s" \
 		$T/ms_share -t 10 2 1
-	# Ten runs in a row, never retried: every run must pass, and the
-	# spread of each weight's share over the runs is printed.
+	# Seven runs in a row, never retried: every run must pass, and the
+	# spread of each weight's share over the runs is printed. (Ten until
+	# 2026-11-27; three fewer keep make check within its time.)
 	share_runs() {
 		runs=$1; shift
 		bad=0 r=0
@@ -414,8 +415,8 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		done
 		[ "$bad" -eq 0 ] && [ "$(wc -l < /tmp/shares)" -eq $((runs * ($# - 2))) ]
 	}
-	measure "bvt: five hogs with weights 1..5 get their proportion within 2 points over 10 s, in each of 10 runs in a row" \
-		share_runs 10 -t 10 1 2 3 4 5
+	measure "bvt: five hogs with weights 1..5 get their proportion within 2 points over 10 s, in each of 7 runs in a row" \
+		share_runs 7 -t 10 1 2 3 4 5
 	measure "bvt: figure 2, a thread that slept 5 s shares fairly from its wakeup: over 10 s (2 points) and over the first 500 ms (2 points + C)" \
 		$T/ms_share -s 5 -t 10 1 1
 

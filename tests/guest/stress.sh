@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The safety stress of BVT and VTRR in a boot of its own with more CPUs
-# than the main boot (scripts/check runs it with 4, in two NUMA nodes,
-# after a check of the classes' balancing across them): threads that block
+# than the main boot (scripts/check runs it with 4, in two NUMA nodes of
+# one core of two SMT threads each, after checks of the classes'
+# balancing across the nodes and of core scheduling): threads that block
 # and wake at a high rate while others change their policy, parameters
 # and affinity and PI-boost them, and the normal class flips, for 60 s
 # under lockdep; then the inactive-timer case of patches/0023
@@ -29,6 +30,27 @@ measure "bvt: hogs of weights 2 2 1 1 1 1 started on CPU 0 spread over both NUMA
 	$T/bvt_spread 2 2 1 1 1 1
 measure "vtrr: hogs of shares 2 2 1 1 1 1 started on CPU 0 spread over both NUMA nodes' 4 CPUs by share (within 10 points)" \
 	$T/bvt_spread -p vtrr 2 2 1 1 1 1
+
+# Core scheduling (qemu-run --threads 2): each node is one core of two
+# SMT threads, and tasks of different cookies never share a core. The
+# bounds and their sources are in ms_core.c.
+smt_pairs() {
+	s0=$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)
+	s2=$(cat /sys/devices/system/cpu/cpu2/topology/thread_siblings_list)
+	echo "cpu0's SMT siblings: $s0, cpu2's: $s2"
+	[ "$s0" = 0-1 ] && [ "$s2" = 2-3 ]
+}
+check "core: the guest's cores have two SMT threads each, CPUs 0-1 and 2-3" smt_pairs
+for c in bvt vtrr; do
+	measure "core: $c hogs of weights 2 and 1 with different cookies on the two threads of a core share it 2:1 (within 10 points), never at once (110% of a CPU at most)" \
+		$T/ms_core pair $c
+done
+measure "core: a bvt hog keeps its core (85% or more) against a fair hog of another cookie on the sibling, which gets 15% or less" \
+	$T/ms_core rank bvt other
+measure "core: a bvt hog keeps its core (85% or more) against a vtrr hog of another cookie on the sibling, which gets 15% or less" \
+	$T/ms_core rank bvt vtrr
+measure "core: an rbs reservation of 30% gets 25% or more (its 30% less 5 points) against a SCHED_FIFO hog of another cookie on the sibling, which gets 85% or less" \
+	$T/ms_core rank rbs fifo
 
 measure "stress: $(nproc) CPUs, 60 s of blocking and waking workers moved between BVT, VTRR, BEBS (best-effort and periodic), RBS (own, shared and joined reservations) and the mainline policies, re-pinned and PI-boosted; every worker progressed" \
 	$T/ms_stress -t 60 -w 12
