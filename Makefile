@@ -2,7 +2,7 @@
 # multisched: the two commands of the README, and the steps behind them.
 
 .PHONY: demo check setup build kernel export series-check clean install-tests tests-tarball \
-	stress stress-baseline bench-rbs bench-classes
+	stress stress-baseline bench-rbs bench-classes bench-wakeup
 
 demo:
 	scripts/demo
@@ -54,6 +54,17 @@ bench-rbs: build
 bench-classes: build
 	MS_NO_BUILD=1 scripts/qemu-run --smp 2 --mem 2G --timeout 3000 -- \
 		/tests/bench_classes.sh 5
+
+# Not part of check: the time of a waking task's placement
+# (->select_task_rq()) under hackbench, BVT and VTRR against EEVDF, 5
+# rounds interleaved in one boot of 2 and one of 8 virtual CPUs, in one
+# host thread for the tracer (tests/guest/bench_wakeup.sh; the table is
+# in sched-multisched.rst).
+bench-wakeup: build
+	MS_NO_BUILD=1 scripts/qemu-run --smp 2 --mem 2G --tcg-single \
+		--timeout 1800 -- /tests/bench_wakeup.sh 5
+	MS_NO_BUILD=1 scripts/qemu-run --smp 8 --mem 2G --tcg-single \
+		--timeout 3600 -- /tests/bench_wakeup.sh 5
 
 # For a machine booted into the patched kernel (README, "On real hardware"):
 # schedctl in PREFIX/bin, its manual page, and the static test programs and

@@ -56,14 +56,14 @@
  * Weights are kept with their reciprocals, so that charging multiplies
  * rather than divides (ms_div()). Virtual times are u64 nanoseconds
  * compared with wrap-safe signed differences; nothing is ever rebased.
- * On SMP each CPU has its own levels. A waking thread moves only to a CPU
- * whose BVT weight is lower by at least its own; every 20 ms a CPU pushes
- * a queued thread to one whose weight is lower by more than the thread's,
- * which narrows the gap; a CPU whose last BVT thread left pulls one the
- * same way. The balancing is common with VTRR (ms_balance() in
- * multisched.c). Each CPU also has a BVT dl_server (ms_server_init()),
- * charged with what BVT runs, which runs BVT when RT and BEBS would
- * starve it.
+ * On SMP each CPU has its own levels. A waking thread moves, within its
+ * CPU's last-level cache, to an idle CPU or to one whose BVT weight is
+ * lower by at least its own; every 20 ms a CPU pushes a queued thread to
+ * one whose weight is lower by more than the thread's, which narrows the
+ * gap; a CPU whose last BVT thread left pulls one the same way. The
+ * balancing is common with VTRR (ms_balance() in multisched.c). Each CPU
+ * also has a BVT dl_server (ms_server_init()), charged with what BVT runs,
+ * which runs BVT when RT and BEBS would starve it.
  *
  * Paper: K. J. Duda and D. R. Cheriton, "Borrowed-Virtual-Time (BVT)
  * scheduling: supporting latency-sensitive threads in a general-purpose

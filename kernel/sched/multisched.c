@@ -1535,9 +1535,18 @@ void ms_proc_s64(struct seq_file *m, const char *name, s64 v)
  * one the same way from the heaviest CPU. Loads of other CPUs are read
  * without their locks: they are hints, and a move rechecks them under both
  * locks.
+ *
+ * The work is bounded, as fair's select_idle_sibling() bounds a wakeup's:
+ * a waking task looks only within its CPU's last-level cache, and takes
+ * an idle CPU there before a lighter busy one. A new task looks further,
+ * one sched domain at a time, at the first level that has a lighter CPU.
+ * The push and the pull look at the CPU's last-level cache and at
+ * MS_BALANCE_FAR CPUs beyond it, the next ones each time, so that every
+ * CPU is looked at within a few balancing periods whatever their number.
  */
 #define MS_BALANCE_MS		20
 #define MS_BALANCE_MOVES	4
+#define MS_BALANCE_FAR		8
 
 /*
  * ms_can_move - may @p go from @src to @dst now?
@@ -1567,11 +1576,57 @@ static unsigned int ms_nr_running(const struct ms_balancer *b, struct rq *rq)
 	return READ_ONCE(ms_bal(b, rq)->nr_running);
 }
 
+/*
+ * The lightest CPU of @span that @p may run on, other than @cpu, if its
+ * load is at most @best_load; an idle one (nothing of any class to run)
+ * with none of the class's load at once, if @idle. Returns @best otherwise.
+ */
+static int ms_lightest_in(const struct ms_balancer *b, struct task_struct *p,
+			  const struct cpumask *span, int cpu, bool idle,
+			  u64 best_load, int best)
+{
+	u64 load;
+	int i;
+
+	for_each_cpu_wrap(i, span, cpu) {
+		if (i == cpu || !cpumask_test_cpu(i, p->cpus_ptr) ||
+		    !cpu_active(i))
+			continue;
+		load = ms_load(b, cpu_rq(i));
+		if (idle && !load && available_idle_cpu(i))
+			return i;
+		if (load <= best_load) {
+			best_load = load;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/**
+ * ms_select_task_rq - a class's ->select_task_rq()
+ * @b:		the class's balancer
+ * @p:		the task, waking (WF_TTWU) or new (WF_FORK)
+ * @cpu:	the CPU it last ran on, or its parent's
+ * @flags:	WF_*
+ * @weight:	what @p weighs in the class
+ *
+ * @p stays on @cpu unless the class's load there is at least its own
+ * weight. Otherwise it goes to an idle CPU of @cpu's last-level cache, or
+ * else to the one whose load is lower by at least its weight, so that
+ * small differences do not bounce tasks between caches. A new task that
+ * finds none there looks further, a sched domain at a time. What a
+ * waking task does not find in its cache, the push and the pull even out
+ * later. Runs under @p's pi_lock; reads other CPUs' loads as hints.
+ *
+ * Return: the CPU.
+ */
 int ms_select_task_rq(const struct ms_balancer *b, struct task_struct *p,
 		      int cpu, int flags, u64 weight)
 {
-	u64 best_load, load;
-	int i, best = cpu;
+	struct sched_domain *sd, *llc;
+	u64 best_load;
+	int best;
 
 	if (p->nr_cpus_allowed == 1 || !(flags & (WF_TTWU | WF_FORK)))
 		return cpu;
@@ -1580,14 +1635,55 @@ int ms_select_task_rq(const struct ms_balancer *b, struct task_struct *p,
 	if (best_load < weight)
 		return cpu;
 	best_load -= weight;
-	for_each_cpu_and(i, p->cpus_ptr, cpu_active_mask) {
-		load = ms_load(b, cpu_rq(i));
-		if (load <= best_load) {
-			best_load = load;
-			best = i;
-		}
+
+	guard(rcu)();
+	llc = rcu_dereference(per_cpu(sd_llc, cpu));
+	if (!llc)
+		return ms_lightest_in(b, p, cpu_active_mask, cpu, false,
+				      best_load, cpu);
+	best = ms_lightest_in(b, p, sched_domain_span(llc), cpu, true,
+			      best_load, cpu);
+	if (best != cpu || !(flags & WF_FORK))
+		return best;
+	for (sd = llc->parent; sd; sd = sd->parent) {
+		best = ms_lightest_in(b, p, sched_domain_span(sd), cpu, false,
+				      best_load, cpu);
+		if (best != cpu)
+			break;
 	}
 	return best;
+}
+
+/*
+ * ms_balance_scan - the CPUs balancing from @rq looks at
+ * @mask:	set to them
+ *
+ * The active CPUs of @rq's last-level cache, and MS_BALANCE_FAR other
+ * active ones from @rq's cursor on, which moves past them. @rq is locked.
+ */
+static void ms_balance_scan(const struct ms_balancer *b, struct rq *rq,
+			    struct cpumask *mask)
+{
+	struct ms_balance *bal = ms_bal(b, rq);
+	int cpu = cpu_of(rq), i, far = 0;
+	struct sched_domain *llc;
+
+	cpumask_clear(mask);
+	rcu_read_lock();
+	llc = rcu_dereference(per_cpu(sd_llc, cpu));
+	if (llc)
+		cpumask_and(mask, sched_domain_span(llc), cpu_active_mask);
+	rcu_read_unlock();
+	for_each_cpu_wrap(i, cpu_active_mask, bal->scan_next % nr_cpu_ids) {
+		if (cpumask_test_cpu(i, mask) || i == cpu)
+			continue;
+		if (far++ == MS_BALANCE_FAR) {
+			bal->scan_next = i;
+			break;
+		}
+		__cpumask_set_cpu(i, mask);
+	}
+	__cpumask_clear_cpu(cpu, mask);
 }
 
 /* Both runqueues are locked. */
@@ -1609,16 +1705,19 @@ static bool ms_move_one(const struct ms_balancer *b, struct rq *src,
 	return true;
 }
 
-/* The other active CPU with the least load. */
+/* Per CPU, for ms_balance_scan() under the CPU's rq lock. */
+static DEFINE_PER_CPU(cpumask_var_t, ms_scan_mask);
+
+/* The CPU with the least load that balancing from @rq looks at. */
 static struct rq *ms_lightest(const struct ms_balancer *b, struct rq *rq)
 {
+	struct cpumask *mask = this_cpu_cpumask_var_ptr(ms_scan_mask);
 	u64 best_load = U64_MAX, load;
 	struct rq *best = NULL;
 	int cpu;
 
-	for_each_cpu(cpu, cpu_active_mask) {
-		if (cpu == cpu_of(rq))
-			continue;
+	ms_balance_scan(b, rq, mask);
+	for_each_cpu(cpu, mask) {
 		load = ms_load(b, cpu_rq(cpu));
 		if (load < best_load) {
 			best_load = load;
@@ -1628,15 +1727,20 @@ static struct rq *ms_lightest(const struct ms_balancer *b, struct rq *rq)
 	return best;
 }
 
-/* The other active CPU with two or more tasks of the class and the most load. */
+/*
+ * The CPU with two or more tasks of the class and the most load that
+ * balancing from @rq looks at.
+ */
 static struct rq *ms_heaviest(const struct ms_balancer *b, struct rq *rq)
 {
+	struct cpumask *mask = this_cpu_cpumask_var_ptr(ms_scan_mask);
 	u64 best_load = 0, load;
 	struct rq *best = NULL;
 	int cpu;
 
-	for_each_cpu(cpu, cpu_active_mask) {
-		if (cpu == cpu_of(rq) || ms_nr_running(b, cpu_rq(cpu)) < 2)
+	ms_balance_scan(b, rq, mask);
+	for_each_cpu(cpu, mask) {
+		if (ms_nr_running(b, cpu_rq(cpu)) < 2)
 			continue;
 		load = ms_load(b, cpu_rq(cpu));
 		if (load > best_load) {
@@ -1996,6 +2100,11 @@ void __init ms_sched_init(void)
 		WARN_ON(ms_classes[i]->general &&
 			!sched_class_above(&rt_sched_class, class));
 	}
+#ifdef CONFIG_SMP
+	for_each_possible_cpu(i)
+		zalloc_cpumask_var_node(&per_cpu(ms_scan_mask, i), GFP_KERNEL,
+					cpu_to_node(i));
+#endif
 }
 
 #ifdef CONFIG_SCHED_MULTISCHED_KUNIT_TEST

@@ -43,6 +43,8 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
  * @nr_running:	the number of its tasks there
  * @push:	the next pick of a task of the class queues a push
  * @next_balance: jiffies before which its tick does not look for a push
+ * @scan_next:	the CPU outside its last-level cache that balancing from
+ *		this runqueue looks at first (ms_balance_scan())
  *
  * Protected by the runqueue's lock. Other CPUs read @load and @nr_running
  * without it (placement, pulls), so they change only through
@@ -53,6 +55,7 @@ struct ms_balance {
 	unsigned int	nr_running;
 	bool		push;
 	unsigned long	next_balance;
+	int		scan_next;
 };
 
 static inline void ms_balance_account(struct ms_balance *bal, s64 load,

@@ -40,13 +40,14 @@
  * virtual time is kept in ns << VTRR_VT_SHIFT per unit of share, compared
  * wrap-safely. Waking clients do not preempt: they wait for the scan.
  *
- * SMP: each CPU has its own run queue. Clients are placed on the CPU with
- * the fewest shares, a CPU pulls a client when its last one leaves, and
- * the tick pushes clients to a lighter CPU while that narrows the gap in
- * total shares; see Documentation/scheduler/sched-vtrr.rst for the error
- * this adds. Each CPU also has a VTRR dl_server (ms_server_init()),
- * charged with what VTRR runs, which runs VTRR when the classes above it
- * would starve it.
+ * SMP: each CPU has its own run queue. A waking client goes to an idle
+ * CPU of its last-level cache or to the one there with the fewest shares,
+ * a CPU pulls a client when its last one leaves, and the tick pushes
+ * clients to a lighter CPU while that narrows the gap in total shares;
+ * see Documentation/scheduler/sched-vtrr.rst for the error this adds.
+ * Each CPU also has a VTRR dl_server (ms_server_init()), charged with
+ * what VTRR runs, which runs VTRR when the classes above it would starve
+ * it.
  *
  * Paper: J. Nieh, C. Vaill and H. Zhong, "Virtual-Time Round-Robin: an O(1)
  * proportional share scheduler", USENIX Annual Technical Conference 2001.

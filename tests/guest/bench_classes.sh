@@ -21,6 +21,8 @@ for p in schedctl hackbench perf awk sort; do
 	command -v $p >/dev/null 2>&1 || { echo "$0: $p is not in PATH" >&2; exit 1; }
 done
 
+. "$(dirname "$0")/rounds.sh"
+
 W=$(mktemp -d) || exit 1
 trap 'rm -rf "$W"' EXIT
 
@@ -36,21 +38,10 @@ label_other="SCHED_OTHER (EEVDF)"
 label_bvt=SCHED_BVT
 label_vtrr=SCHED_VTRR
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "-" }'; }
 lowest() { sort -n | awk 'NR == 1 { print $1 }'; }
 highest() { sort -n | awk '{ v = $1 } END { print v }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 > 0 && a != "-") printf "%.3f\n", a / b; else print "-" }'; }
 
-# rotate K WORDS...: the words from the K-th (0-based, modulo their count) on
-rotate() {
-	k=$(($1 % ($# - 1))); shift
-	i=0 head= tail=
-	for w; do
-		if [ $i -lt $k ]; then head="$head $w"; else tail="$tail $w"; fi
-		i=$((i + 1))
-	done
-	echo $tail $head
-}
 
 # run CLASS BENCH: the seconds one run takes ("Time: S" from hackbench,
 # "Total time: S [sec]" from perf), "-" when it failed

@@ -55,6 +55,7 @@ case $rounds$secs in *[!0-9]*|'') usage ;; esac
 [ "$rounds" -ge 1 ] && [ "$secs" -ge 1 ] || usage
 
 MS_TESTS=${MS_TESTS:-$(cd "$(dirname "$0")" && pwd)}
+. "$MS_TESTS/rounds.sh"
 # Installed by make install-tests (or unpacked from make tests-tarball),
 # schedctl is in ../../../bin from here.
 [ -x "$MS_TESTS/../../../bin/schedctl" ] &&
@@ -231,16 +232,6 @@ us() {
 # range LOW HIGH: "LOW..HIGH", or "-" when not measured
 range() { if [ "$1" = - ]; then echo -; else echo "$1..$2"; fi; }
 
-# rotate K WORDS...: the words from the K-th (0-based, modulo their count) on
-rotate() {
-	k=$(($1 % ($# - 1))); shift
-	i=0 head= tail=
-	for w; do
-		if [ $i -lt $k ]; then head="$head $w"; else tail="$tail $w"; fi
-		i=$((i + 1))
-	done
-	echo $tail $head
-}
 
 has() { grep -qw "$1" /proc/sys/kernel/sched_ms_classes 2>/dev/null; }
 
