@@ -2,7 +2,8 @@
 # multisched: the two commands of the README, and the steps behind them.
 
 .PHONY: demo check setup build kernel export series-check clean install-tests tests-tarball \
-	stress stress-baseline bench-rbs bench-classes bench-wakeup
+	stress stress-baseline bench-rbs bench-classes bench-wakeup \
+	bench-pick
 
 demo:
 	scripts/demo
@@ -65,6 +66,16 @@ bench-wakeup: build
 		--timeout 1800 -- /tests/bench_wakeup.sh 5
 	MS_NO_BUILD=1 scripts/qemu-run --smp 8 --mem 2G --tcg-single \
 		--timeout 3600 -- /tests/bench_wakeup.sh 5
+
+# Not part of check: the cost of BVT's pick (pick_task_bvt) against
+# EEVDF's with 1 to 10000 runnable threads, 3 rounds, in one boot with the
+# virtual CPUs in one host thread (tests/guest/vtrr_overhead.c -c bvt;
+# the table is in sched-bvt.rst). KERNEL=path/to/bzImage measures another
+# kernel, e.g. one built before a change.
+bench-pick: build
+	MS_NO_BUILD=1 scripts/qemu-run --tcg-single --mem 2G --timeout 3000 \
+		$(if $(KERNEL),--kernel $(KERNEL)) -- \
+		sh -c 'echo 30000 > /proc/sys/kernel/threads-max && /tests/vtrr_overhead -c bvt -R 3 1 10 100 1000 10000'
 
 # For a machine booted into the patched kernel (README, "On real hardware"):
 # schedctl in PREFIX/bin, its manual page, and the static test programs and

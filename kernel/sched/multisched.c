@@ -1645,7 +1645,8 @@ int ms_select_task_rq(const struct ms_balancer *b, struct task_struct *p,
 			      best_load, cpu);
 	if (best != cpu || !(flags & WF_FORK))
 		return best;
-	for (sd = llc->parent; sd; sd = sd->parent) {
+	for (sd = rcu_dereference(llc->parent); sd;
+	     sd = rcu_dereference(sd->parent)) {
 		best = ms_lightest_in(b, p, sched_domain_span(sd), cpu, false,
 				      best_load, cpu);
 		if (best != cpu)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vtrr_overhead [-t SECS] [-R ROUNDS] [-r RATIO] N1 N2 ...
+ * vtrr_overhead [-c bvt|vtrr] [-t SECS] [-R ROUNDS] [-r RATIO] N1 N2 ...
  *
  * Figure 3 of the VTRR paper: the time the kernel takes to choose the
  * next task, against the number of runnable tasks, for SCHED_VTRR and for
@@ -45,6 +45,12 @@
  * show above the noise here (EEVDF's does not). With one task
  * EEVDF may not be asked to decide at all in a round: its row then reads
  * 0 calls.
+ *
+ * -c bvt measures SCHED_BVT's pick (pick_task_bvt) in VTRR's place, for
+ * make bench-pick; the lines then say "bvt" where they say "vtrr", and
+ * the exit status applies the same limit to BVT's O(log N) pick. BVT
+ * keeps its C (2 ms by default): among equal spinners it switches, and
+ * picks, about every C.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -229,13 +235,24 @@ int main(int argc, char **argv)
 	struct sched_param fifo = { .sched_priority = 30 };
 	struct result vtrr[MAX_N], fair[MAX_N], rv, rf;
 	int n[MAX_N], nr = 0, secs = 2, rounds = 5, opt, i, r, bad = 0;
+	const char *cls = "vtrr", *fn = "pick_task_vtrr";
+	int policy = SCHED_VTRR;
 	char quantum[32] = "";
 	double ratio = 2.0;
 	cpu_set_t set;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "t:r:R:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:t:r:R:")) != -1) {
 		switch (opt) {
+		case 'c':
+			if (!strcmp(optarg, "bvt")) {
+				cls = "bvt";
+				fn = "pick_task_bvt";
+				policy = SCHED_BVT;
+			} else if (strcmp(optarg, "vtrr")) {
+				return 2;
+			}
+			break;
 		case 't': secs = atoi(optarg); break;
 		case 'r': ratio = atof(optarg); break;
 		case 'R': rounds = atoi(optarg); break;
@@ -267,7 +284,7 @@ int main(int argc, char **argv)
 			 * With one task EEVDF need not decide at all: only
 			 * from two on must both classes have been asked.
 			 */
-			if (measure(n[i], SCHED_VTRR, secs, "pick_task_vtrr", &rv) ||
+			if (measure(n[i], policy, secs, fn, &rv) ||
 			    measure(n[i], SCHED_OTHER, secs, "pick_task_fair", &rf) ||
 			    (n[i] > 1 && (!rv.calls || !rf.calls))) {
 				fprintf(stderr, "vtrr_overhead: N=%d: measurement failed\n",
@@ -275,8 +292,8 @@ int main(int argc, char **argv)
 				bad = 1;
 				break;
 			}
-			printf("round %d: %d vtrr %.0f %.0f %lu fair %.0f %.0f %lu\n",
-			       r + 1, n[i], rv.median, rv.mean, rv.calls,
+			printf("round %d: %d %s %.0f %.0f %lu fair %.0f %.0f %lu\n",
+			       r + 1, n[i], cls, rv.median, rv.mean, rv.calls,
 			       rf.median, rf.mean, rf.calls);
 			fflush(stdout);
 			keep_best(&vtrr[i], &rv, !r);
@@ -288,11 +305,11 @@ int main(int argc, char **argv)
 		return 1;
 	printf("overhead: the round with the lowest median of each N and class\n");
 	for (i = 0; i < nr; i++)
-		printf("overhead %d vtrr %.0f %.0f %lu fair %.0f %.0f %lu\n",
-		       n[i], vtrr[i].median, vtrr[i].mean, vtrr[i].calls,
+		printf("overhead %d %s %.0f %.0f %lu fair %.0f %.0f %lu\n",
+		       n[i], cls, vtrr[i].median, vtrr[i].mean, vtrr[i].calls,
 		       fair[i].median, fair[i].mean, fair[i].calls);
-	printf("overhead: VTRR's median at N=%d is %.2fx its median at N=%d (limit %.2fx); EEVDF's %.2fx\n",
-	       n[nr - 1], vtrr[nr - 1].median / vtrr[1].median, n[1], ratio,
+	printf("overhead: %s's median at N=%d is %.2fx its median at N=%d (limit %.2fx); EEVDF's %.2fx\n",
+	       cls, n[nr - 1], vtrr[nr - 1].median / vtrr[1].median, n[1], ratio,
 	       fair[nr - 1].median / fair[1].median);
 	return vtrr[nr - 1].median > ratio * vtrr[1].median;
 }
