@@ -9,7 +9,7 @@
  *   ms_core rank HIGH LOW    a hog of HIGH on one thread and one of LOW
  *                            on the other, with different cookies
  *
- * CLASS is bvt or vtrr; HIGH and LOW are bvt, vtrr, rbs, fifo or other
+ * CLASS is bvt or vtrr; HIGH and LOW are bvt, vtrr, bebs, rbs, fifo or other
  * (rbs: a reservation of 30 ms every 100 ms). Tasks of different cookies
  * never run on a core at once: the core runs the cookie of the sibling
  * whose pick ranks highest (prio_less()) and forces the other sibling
@@ -50,20 +50,6 @@
 #define WARMUP_US	500000
 #define WINDOW_US	2000000
 
-static int policy_of(const char *name)
-{
-	if (!strcmp(name, "bvt"))
-		return SCHED_BVT;
-	if (!strcmp(name, "vtrr"))
-		return SCHED_VTRR;
-	if (!strcmp(name, "rbs"))
-		return SCHED_RBS;
-	if (!strcmp(name, "fifo"))
-		return SCHED_FIFO;
-	if (!strcmp(name, "other"))
-		return SCHED_OTHER;
-	return -1;
-}
 
 /* Two SMT siblings, neither CPU 0, or -1. */
 static int siblings(int *a, int *b)
@@ -97,22 +83,14 @@ static pid_t start_hog(int cpu, int policy, unsigned int weight)
 				.sched_runtime = 30000000,
 				.sched_period = 100000000 };
 	unsigned long long cookie = 0;
-	int fd[2], err = 0;
-	char c = '0';
+	int err = 0;
 	pid_t pid;
 
-	if (pipe(fd))
+	pid = ms_start_hog_weight(cpu, policy == SCHED_RBS ||
+				  policy == SCHED_FIFO ? SCHED_OTHER : policy,
+				  weight, "ms_core");
+	if (pid < 0)
 		return -1;
-	pid = fork();
-	if (!pid) {
-		close(fd[0]);
-		ms_hog(fd[1], cpu, policy == SCHED_RBS || policy == SCHED_FIFO ?
-		       SCHED_OTHER : policy, weight, 0, "ms_core");
-	}
-	close(fd[1]);
-	if (pid < 0 || read(fd[0], &c, 1) != 1 || c != '1')
-		err = 1;
-	close(fd[0]);
 	if (!err && policy == SCHED_RBS &&
 	    syscall(SYS_sched_setattr, pid, &a, 0)) {
 		perror("ms_core: SCHED_RBS");
@@ -206,12 +184,12 @@ int main(int argc, char **argv)
 
 	if (argc < 3 || (strcmp(argv[1], "pair") && strcmp(argv[1], "rank")) ||
 	    (!strcmp(argv[1], "pair") &&
-	     (argc != 3 || (policy_of(argv[2]) != SCHED_BVT &&
-			    policy_of(argv[2]) != SCHED_VTRR))) ||
+	     (argc != 3 || (ms_policy_of(argv[2]) != SCHED_BVT &&
+			    ms_policy_of(argv[2]) != SCHED_VTRR))) ||
 	    (!strcmp(argv[1], "rank") &&
-	     (argc != 4 || policy_of(argv[2]) < 0 || policy_of(argv[3]) < 0))) {
+	     (argc != 4 || ms_policy_of(argv[2]) < 0 || ms_policy_of(argv[3]) < 0))) {
 		fprintf(stderr, "usage: ms_core pair bvt|vtrr\n"
-			"       ms_core rank HIGH LOW  (bvt, vtrr, rbs, fifo, other)\n");
+			"       ms_core rank HIGH LOW  (bvt, vtrr, bebs, rbs, fifo, other)\n");
 		return 2;
 	}
 	if (siblings(&cpu[0], &cpu[1])) {
@@ -226,7 +204,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "pair")) {
 		name[0] = name[1] = argv[2];
-		policy[0] = policy[1] = policy_of(argv[2]);
+		policy[0] = policy[1] = ms_policy_of(argv[2]);
 		weight[0] = 2048;
 		weight[1] = 1024;
 		if (run(cpu, name, policy, weight, pct))
@@ -238,8 +216,8 @@ int main(int argc, char **argv)
 	}
 	name[0] = argv[2];
 	name[1] = argv[3];
-	policy[0] = policy_of(argv[2]);
-	policy[1] = policy_of(argv[3]);
+	policy[0] = ms_policy_of(argv[2]);
+	policy[1] = ms_policy_of(argv[3]);
 	if (run(cpu, name, policy, weight, pct))
 		return 1;
 	want = policy[0] == SCHED_RBS ? 30 : 100;

@@ -47,22 +47,6 @@
 #define TICKLESS_MAX	100	/* interrupts a second: a tenth of HZ */
 #define TICK_MIN	500	/* half of HZ: the tick is on */
 
-static int policy_of(const char *name)
-{
-	if (!strcmp(name, "bvt"))
-		return SCHED_BVT;
-	if (!strcmp(name, "vtrr"))
-		return SCHED_VTRR;
-	if (!strcmp(name, "bebs"))
-		return SCHED_BEBS;
-	if (!strcmp(name, "rbs"))
-		return SCHED_RBS;
-	if (!strcmp(name, "fifo"))
-		return SCHED_FIFO;
-	if (!strcmp(name, "other"))
-		return SCHED_OTHER;
-	return -1;
-}
 
 /* The nohz_full CPU: the boot must have exactly one, or -1. */
 static int nohz_cpu(void)
@@ -283,7 +267,7 @@ int main(int argc, char **argv)
 	int cpu = nohz_cpu(), policy;
 	cpu_set_t set;
 
-	if (argc != 3 || (policy = policy_of(argv[2])) < 0 ||
+	if (argc != 3 || (policy = ms_policy_of(argv[2])) < 0 ||
 	    (strcmp(argv[1], "share") && strcmp(argv[1], "lone"))) {
 		fprintf(stderr, "usage: ms_nohz share|lone bvt|vtrr|bebs|rbs|fifo|other\n");
 		return 2;

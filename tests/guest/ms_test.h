@@ -294,10 +294,12 @@ ms_hog(int fd, int cpu, int policy, unsigned int weight, unsigned int flags,
 }
 
 /*
- * Start ms_hog() of @policy (weight from nice, no flags) on @cpu in a
- * child and wait until it is there; its pid, or -1 (the child reaped).
+ * Start ms_hog() of @policy and @weight (0: from nice; no flags) on @cpu
+ * in a child and wait until it is there; its pid, or -1 (the child
+ * reaped).
  */
-static inline pid_t ms_start_hog(int cpu, int policy, const char *who)
+static inline pid_t ms_start_hog_weight(int cpu, int policy,
+					unsigned int weight, const char *who)
 {
 	char c = '0';
 	int fd[2];
@@ -308,7 +310,7 @@ static inline pid_t ms_start_hog(int cpu, int policy, const char *who)
 	pid = fork();
 	if (!pid) {
 		close(fd[0]);
-		ms_hog(fd[1], cpu, policy, 0, 0, who);
+		ms_hog(fd[1], cpu, policy, weight, 0, who);
 	}
 	close(fd[1]);
 	if (pid < 0 || read(fd[0], &c, 1) != 1 || c != '1') {
@@ -320,6 +322,28 @@ static inline pid_t ms_start_hog(int cpu, int policy, const char *who)
 	}
 	close(fd[0]);
 	return pid;
+}
+
+/* ms_start_hog_weight() with the weight of the hog's nice value. */
+static inline pid_t ms_start_hog(int cpu, int policy, const char *who)
+{
+	return ms_start_hog_weight(cpu, policy, 0, who);
+}
+
+/* The policy a test's argument names (bvt, vtrr, bebs, rbs, fifo, other), or -1. */
+static inline int ms_policy_of(const char *name)
+{
+	static const struct { const char *name; int policy; } p[] = {
+		{ "bvt", SCHED_BVT }, { "vtrr", SCHED_VTRR },
+		{ "bebs", SCHED_BEBS }, { "rbs", SCHED_RBS },
+		{ "fifo", SCHED_FIFO }, { "other", SCHED_OTHER },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		if (!strcmp(name, p[i].name))
+			return p[i].policy;
+	return -1;
 }
 
 static inline void __attribute__((noreturn))
