@@ -125,9 +125,6 @@ struct bvt_rq {
 	struct sched_bvt_entity	be;		/* level 1 as an entity of level 0 */
 	struct ms_balance	balance;	/* tasks of both levels, their weights */
 	bool			skip_c;		/* picks ignore C until a switch */
-#ifdef CONFIG_SCHED_CORE
-	unsigned int		fi_seq;		/* forced idling @svt_fi is of */
-#endif
 	struct hrtimer		warp_timer;	/* ends a warped stretch at L */
 	struct task_struct	*warp_task;	/* the task warp_timer is armed for */
 	struct rq		*rq;		/* the runqueue this state belongs to */
@@ -1498,15 +1495,10 @@ static bool bvt_core_less(const struct task_struct *a,
 	return bvt_core_key(a, level) > bvt_core_key(b, level);
 }
 
-static void bvt_core_fi(struct rq *rq, unsigned int seq, bool in_fi)
+static void bvt_core_fi(struct rq *rq)
 {
 	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 
-	if (in_fi) {
-		if (bvt_rq->fi_seq == seq)
-			return;
-		bvt_rq->fi_seq = seq;
-	}
 	bvt_rq->level[BVT_LEVEL_RE].svt_fi = bvt_rq->level[BVT_LEVEL_RE].svt;
 	bvt_rq->level[BVT_LEVEL_BE].svt_fi = bvt_rq->level[BVT_LEVEL_BE].svt;
 }

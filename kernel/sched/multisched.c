@@ -1438,6 +1438,9 @@ bool ms_core_less(const struct task_struct *a, const struct task_struct *b,
 	return true;
 }
 
+/* The forced-idle stretch a CPU's points were last noted in; rq lock. */
+static DEFINE_PER_CPU(unsigned int, ms_fi_seq);
+
 /**
  * ms_core_fi_update - a core pick chose what @rq runs
  * @rq:		a runqueue of the core, locked
@@ -1446,16 +1449,24 @@ bool ms_core_less(const struct task_struct *a, const struct task_struct *b,
  * Beside task_vruntime_update(), which does it for fair: each class notes
  * its point of reference on @rq (struct ms_class's @core_fi), for every
  * CPU of the core, whatever it runs, so that a forced-idle sibling's is
- * taken when the forced idling starts.
+ * taken when the forced idling starts. While a sibling is forced idle
+ * only the first pick of the stretch (its core_forceidle_seq) notes it,
+ * as se_fi_update() does; ms_fi_seq says which.
  */
 void ms_core_fi_update(struct rq *rq, bool in_fi)
 {
 	unsigned int seq = rq->core->core_forceidle_seq;
+	unsigned int *fi_seq = per_cpu_ptr(&ms_fi_seq, cpu_of(rq));
 	int i;
 
+	if (in_fi) {
+		if (*fi_seq == seq)
+			return;
+		*fi_seq = seq;
+	}
 	for (i = 0; i < ARRAY_SIZE(ms_classes); i++)
 		if (ms_classes[i]->core_fi)
-			ms_classes[i]->core_fi(rq, seq, in_fi);
+			ms_classes[i]->core_fi(rq);
 }
 
 /**

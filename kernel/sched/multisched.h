@@ -251,9 +251,10 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  *		for prio_less(); @in_fi: the core has a sibling forced idle;
  *		all the core's runqueues are locked; optional (false: no order)
  * @core_fi:	with SCHED_CORE, note the point from which @core_less
- *		measures progress on @rq, as fair's se_fi_update() does: at
- *		every pick of the core, and once per forced-idle stretch
- *		(@seq) while a sibling is forced idle (@in_fi); optional
+ *		measures progress on @rq, as fair's se_fi_update() does;
+ *		called by ms_core_fi_update() at every pick of the core, and
+ *		once per forced-idle stretch while a sibling is forced idle;
+ *		optional
  * @core_background: with SCHED_CORE, whether @p runs only because nothing
  *		else on its CPU is runnable (RBS's background mode); it then
  *		ranks just above idle; optional
@@ -289,7 +290,7 @@ struct ms_class {
 	int				core_prio;
 	bool	(*core_less)(const struct task_struct *a,
 			     const struct task_struct *b, bool in_fi);
-	void	(*core_fi)(struct rq *rq, unsigned int seq, bool in_fi);
+	void	(*core_fi)(struct rq *rq);
 	bool	(*core_background)(const struct task_struct *p);
 #endif
 };

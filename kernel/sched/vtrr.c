@@ -114,7 +114,6 @@ struct vtrr_rq {
 	u64			inv_load_of;	/* the load it was computed for */
 #ifdef CONFIG_SCHED_CORE
 	u64			qvt_fi;		/* @qvt at the core's last pick */
-	unsigned int		fi_seq;		/* forced idling @qvt_fi is of */
 #endif
 	struct sched_vtrr_entity *ids[VTRR_ID_SLOTS];	/* queued clients by id */
 	struct sched_dl_entity	server;		/* runs VTRR when above starves it */
@@ -970,15 +969,10 @@ static bool vtrr_core_less(const struct task_struct *a,
 	return ka > kb;
 }
 
-static void vtrr_core_fi(struct rq *rq, unsigned int seq, bool in_fi)
+static void vtrr_core_fi(struct rq *rq)
 {
 	struct vtrr_rq *vrq = vtrr_rq_of(rq);
 
-	if (in_fi) {
-		if (vrq->fi_seq == seq)
-			return;
-		vrq->fi_seq = seq;
-	}
 	vrq->qvt_fi = vrq->qvt;
 }
 #endif
