@@ -183,6 +183,9 @@ setup_failed=0
 r=1
 while [ $r -le $ROUNDS ]; do
 	for n in 1 2 3 4; do
+		# one real-time task, which no check compares, in the
+		# first round only (make check's 45 minutes)
+		[ $n -eq 1 ] && [ $r -gt 1 ] && continue
 		for k in int poll; do
 			# the compute task at 2 and 4 only (time: 45 min)
 			[ $k = poll ] && [ $n -ne 2 ] && [ $n -ne 4 ] && continue
@@ -217,7 +220,7 @@ med() {
 			print v[int(c / 2)]
 		}' $f67
 }
-echo "# figure 7: mean response (us) of the test task beside a hog and n real-time tasks, median of $ROUNDS rounds"
+echo "# figure 7: mean response (us) of the test task beside a hog and n real-time tasks, median of $ROUNDS rounds (n = 1: one round)"
 echo "#   kind n bebs fifo dl"
 for k in int poll; do
 	for n in 1 2 3 4; do

@@ -23,7 +23,9 @@ echo 30000 > /proc/sys/kernel/threads-max
 # 6 min with five, 4 to 5.5 min with three (5.5 once the test kernel had
 # cgroups and PSI, in a fresh-clone make check of 2026-11-27, whose ratio
 # was 1.47 from VTRR's best of three rounds and 1.49 from the first two
-# alone), and make check must stay within its time.
+# alone), and make check must stay within its time. Since the same
+# threads serve both classes and both rounds at each N (the program
+# once made them anew for each), the boot takes about 1.5 min.
 measure "vtrr: a decision with 10000 runnable tasks costs within 2x of one with 10, as an O(1) pick does and one that walks the queue does not (pick_task_vtrr under function_graph, median of the best of 2 rounds; EEVDF beside it)" \
 	$T/vtrr_overhead -R 2 1 10 10000
 check "vtrr: the quantum sysctl is back at 4 ms after the overhead run" \

@@ -440,8 +440,8 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		done > /tmp/lat
 		echo "$(cut -d' ' -f1 /tmp/lat | sort -n | sed -n 2p) $(cut -d' ' -f2 /tmp/lat | sort -n | sed -n 2p)"
 	}
-	# Figure 3 compares p95s: three interleaved rounds of an 8 s run of
-	# each thread (800 samples a run, so a p95 is the 40th worst), the
+	# Figure 3 compares p95s: three interleaved rounds of a 5 s run of
+	# each thread (500 samples a run, so a p95 is the 25th worst), the
 	# median of each thread's three p95s; p50s and p99s are printed.
 	# Without additive slack: the warp must remove at least three quarters
 	# of the delay the unwarped thread has beyond SCHED_FIFO's (the wait
@@ -450,9 +450,9 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# What it cannot remove is the cost of BVT's requeue and pick (30-80
 	# us at p95 under TCG) and the slow spells of the emulated CPU, which
 	# in some boots doubled the warped p95 (to 350-500 us) for a minute.
-	# lat95 ARGS...: "p50 p95 p99" of one 8 s run
+	# lat95 ARGS...: "p50 p95 p99" of one 5 s run
 	lat95() {
-		$T/bvt_latency -t 8 -i 1500 "$@" |
+		$T/bvt_latency -t 5 -i 1500 "$@" |
 			sed -n 's/^latency_us \([0-9]*\) \([0-9]*\) .*/\1 \2/p; s/^p95_us //p' |
 			tr '\n' ' ' | awk 'NF == 3 { print $1, $3, $2 }'
 	}
@@ -467,7 +467,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		# med K COL: the median of column COL over K's three runs
 		med() { awk -v k=$1 -v c=$2 '$1 == k && NF == 4 { print $c }' /tmp/fig3 | sort -n | sed -n 2p; }
 		u95=$(med u 3) w95=$(med w 3) f95=$(med f 3)
-		echo "wakeup latency p50/p95/p99 (medians of 3 interleaved 8 s runs) of a thread running 1 ms every 10 ms beside 2 CPU hogs and an interactive competitor: unwarped $(med u 2)/${u95}/$(med u 4)us, warped $(med w 2)/${w95}/$(med w 4)us, SCHED_FIFO $(med f 2)/${f95}/$(med f 4)us"
+		echo "wakeup latency p50/p95/p99 (medians of 3 interleaved 5 s runs) of a thread running 1 ms every 10 ms beside 2 CPU hogs and an interactive competitor: unwarped $(med u 2)/${u95}/$(med u 4)us, warped $(med w 2)/${w95}/$(med w 4)us, SCHED_FIFO $(med f 2)/${f95}/$(med f 4)us"
 		[ -n "$u95" ] && [ -n "$w95" ] && [ -n "$f95" ] &&
 		[ $(( (w95 - f95) * 4 )) -le $((u95 - f95)) ]
 	}
@@ -686,7 +686,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		bad=0 rows=0
 		echo "hogs period_us work_us fifo_p99 bound_us bvt_p99 (runs p99:cpu_per_loop_us:share_x10) demand_us eevdf_p99"
 		for n in 1 2 8; do
-			out=$($T/bvt_sleeper -m fifo -n $n -P 2000 -k 1000)
+			out=$($T/bvt_sleeper -m fifo -n $n -P 2000 -k 500)
 			fifo=$(echo "$out" | sed -n 's/^lateness_us [0-9]* \([0-9]*\) .*/\1/p')
 			wake=$(echo "$out" | sed -n 's/^demand_us \([0-9]*\) .*/\1/p')
 			[ -n "$fifo" ] && [ -n "$wake" ] ||
@@ -694,7 +694,10 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 			echo "$n hogs: a SCHED_FIFO sleeper's p99 $fifo us, a wakeup costs $wake us of CPU"
 			bound=$((n * (2 * C / 1000 + 1000) + fifo))
 			for P in 1000 2000 5000 10000; do
-				k=1000; [ $P -ge 5000 ] && k=300
+				# 500 and 200 periods a run: a p99 is the 5th
+				# and the 2nd worst wakeup (1000 and 300 until
+				# make check had to fit its 45 minutes)
+				k=500; [ $P -ge 5000 ] && k=200
 				for w in 0 $((P / (2 * (n + 1)))); do
 					runs=$(sleeper_runs -m bvt -n $n -P $P -r $w -k $k)
 					b=$(median_field 1 $runs)

@@ -4,30 +4,35 @@
  *
  * Figure 3 of the VTRR paper: the time the kernel takes to choose the
  * next task, against the number of runnable tasks, for SCHED_VTRR and for
- * SCHED_OTHER (EEVDF) in the same boot. For each N, and for each class in
- * turn, a child process puts N spinning threads on CPU 1 in that class;
- * the function_graph tracer, limited to CPU 1 and to the class's
- * pick_task function (pick_task_vtrr, pick_task_fair), then records the
- * duration of every call for SECS seconds (default 2). Only that one
- * function is patched for tracing, before the threads start: patching
- * code that another CPU is running has crashed the guest under QEMU's
- * TCG (an int3 left in pick_task_rt while all functions were patched). The VTRR quantum
- * is set to its minimum, 1 ms, for the run, so that VTRR decides once a
- * tick, as often as EEVDF does with its default slice.
+ * SCHED_OTHER (EEVDF) in the same boot. A child process puts N spinning
+ * threads on CPU 1, first in one class and then in the other, and grows
+ * them from one N to the next; the function_graph tracer, limited to CPU 1
+ * and to the classes' pick_task functions (pick_task_vtrr, pick_task_fair),
+ * records the duration of every call for SECS seconds (default 2) in each
+ * class. Only those two functions are patched for tracing, once, before
+ * any thread starts: patching code that another CPU is running has
+ * crashed the guest under QEMU's TCG (an int3 left in pick_task_rt while
+ * all functions were patched). The VTRR quantum is set to its minimum,
+ * 1 ms, for the run, so that VTRR decides once a tick, as often as EEVDF
+ * does with its default slice.
  *
  * The duration of each call includes the tracer's own overhead, the same
  * for both functions. Under an emulator calls are stretched by the host
  * taking the virtual CPU away, now and then for seconds, so the median
- * is what is compared, and the whole series of N is run ROUNDS times
- * (default 5), keeping for each N and class the round with the lowest
- * median; the mean is printed beside it.
+ * is what is compared, and at each N both classes are measured ROUNDS
+ * times (default 5), interleaved, keeping for each N and class the round
+ * with the lowest median; the mean is printed beside it. The threads of
+ * one N serve all its rounds and both classes: creating 10000 threads
+ * takes TCG most of a minute, and did so four times a boot when each
+ * round and class had threads of its own.
  *
  * The threads are created by a SCHED_FIFO thread on CPU 0. Each new
  * thread moves to CPU 1 at once, still SCHED_FIFO, and reports its tid;
- * the creator then moves it into the class with sched_setattr(). A VTRR
- * thread does not preempt on wakeup, so a thread that switched class by
- * itself would wait for the round robin to reach it before it could say
- * so, and creating N threads would take O(N^2) quanta.
+ * the creator then moves it into the class with sched_setattr(), and
+ * moves all of them when the class changes. A VTRR thread does not
+ * preempt on wakeup, so a thread that switched class by itself would
+ * wait for the round robin to reach it before it could say so, and
+ * creating N threads would take O(N^2) quanta.
  *
  * Prints a line per round and N, then one per N with the kept rounds:
  *
@@ -70,6 +75,7 @@
 #define QUANTUM		"/proc/sys/kernel/sched_vtrr_quantum_ns"
 #define MAX_N		16
 #define MAX_CALLS	200000
+#define MAX_THREADS	20000
 
 struct result {
 	double median, mean;
@@ -96,17 +102,21 @@ static void *spinner(void *arg)
 	return arg;
 }
 
-/* The child: N spinners in @policy; reports '1' on @fd once all are. */
-static void __attribute__((noreturn)) spawn(int n, int policy, int fd)
+/*
+ * The child: on each command from @cmd, "<policy> <n>", adds spinners up
+ * to n and puts all of them in @policy; answers '1' on @fd when done.
+ */
+static void __attribute__((noreturn)) crowd(int cmd, int fd)
 {
-	struct sched_attr a = { .size = sizeof(a), .sched_policy = policy };
 	struct sched_param fifo = { .sched_priority = 20 };
-	int p[2], i, ok = 0;
+	struct sched_attr a = { .size = sizeof(a) };
+	static pid_t tids[MAX_THREADS];
+	int p[2], i, n, nr = 0, policy, ok;
 	pthread_attr_t attr;
+	char line[32], c;
 	pthread_t t;
 	cpu_set_t set;
-	pid_t tid;
-	char c;
+	ssize_t len;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	CPU_ZERO(&set);
@@ -117,21 +127,35 @@ static void __attribute__((noreturn)) spawn(int n, int policy, int fd)
 	tid_fd = p[1];
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
-	for (i = 0; i < n; i++) {
-		if (pthread_create(&t, &attr, spinner, NULL)) {
-			fprintf(stderr, "vtrr_overhead: thread %d: %s\n", i,
-				strerror(errno));
+	while ((len = read(cmd, line, sizeof(line) - 1)) > 0) {
+		line[len] = '\0';
+		if (sscanf(line, "%d %d", &policy, &n) != 2 || n > MAX_THREADS)
 			_exit(1);
+		a.sched_policy = policy;
+		ok = 1;
+		for (i = 0; i < nr; i++)
+			ok &= !syscall(SYS_sched_setattr, tids[i], &a, 0);
+		/*
+		 * Each new one leaves SCHED_FIFO at once: a spinner of the
+		 * creator's priority on CPU 1 would keep the next one, which
+		 * must run there to report, off it.
+		 */
+		for (; nr < n; nr++) {
+			if (pthread_create(&t, &attr, spinner, NULL)) {
+				fprintf(stderr, "vtrr_overhead: thread %d: %s\n",
+					nr, strerror(errno));
+				_exit(1);
+			}
+			if (read(p[0], &tids[nr], sizeof(tids[nr])) !=
+			    sizeof(tids[nr]) || tids[nr] <= 0)
+				_exit(1);
+			ok &= !syscall(SYS_sched_setattr, tids[nr], &a, 0);
 		}
-		if (read(p[0], &tid, sizeof(tid)) != sizeof(tid))
+		c = ok ? '1' : '0';
+		if (write(fd, &c, 1) != 1)
 			_exit(1);
-		ok += tid > 0 && !syscall(SYS_sched_setattr, tid, &a, 0);
 	}
-	c = ok == n ? '1' : '0';
-	if (write(fd, &c, 1) != 1)
-		_exit(1);
-	for (;;)
-		pause();
+	_exit(0);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -178,48 +202,37 @@ static int graph_durations(const char *fn, struct result *r)
 	return 0;
 }
 
-static int trace_setup(const char *fn)
+/* function_graph on @fns alone, on CPU 1, one line per call; not yet on */
+static int trace_setup(const char *fns)
 {
 	return write_file(TRACING "/tracing_on", "0") ||
 	       write_file(TRACING "/current_tracer", "nop") ||
 	       write_file(TRACING "/buffer_size_kb", "8192") ||
 	       write_file(TRACING "/tracing_cpumask", "2") ||
 	       write_file(TRACING "/max_graph_depth", "1") ||
-	       write_file(TRACING "/set_ftrace_filter", fn) ||
+	       write_file(TRACING "/set_ftrace_filter", fns) ||
 	       write_file(TRACING "/current_tracer", "function_graph");
 }
 
-static int measure(int n, int policy, int secs, const char *fn,
-		   struct result *r)
+/*
+ * Has the crowd (commands on @cmd, answers on @ans) hold @n spinners in
+ * @policy, lets them settle for a second, and times @fn for @secs.
+ */
+static int measure(int cmd, int ans, int n, int policy, int secs,
+		   const char *fn, struct result *r)
 {
-	int fd[2], ret = -1;
-	pid_t pid;
-	char c = '0';
+	char line[32], c = '0';
+	int len;
 
-	/* patch the one call site in while CPU 1 is quiet */
-	if (trace_setup(fn) || pipe(fd)) {
-		write_file(TRACING "/current_tracer", "nop");
+	len = snprintf(line, sizeof(line), "%d %d", policy, n);
+	if (write(cmd, line, len) != len || read(ans, &c, 1) != 1 || c != '1')
 		return -1;
-	}
-	pid = fork();
-	if (!pid)
-		spawn(n, policy, fd[1]);
-	close(fd[1]);
-	if (pid > 0 && read(fd[0], &c, 1) == 1 && c == '1') {
-		sleep(1);
-		write_file(TRACING "/trace", "");
-		write_file(TRACING "/tracing_on", "1");
-		sleep(secs);
-		write_file(TRACING "/tracing_on", "0");
-		ret = graph_durations(fn, r);
-	}
-	close(fd[0]);
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-	}
-	write_file(TRACING "/current_tracer", "nop");
-	return ret;
+	sleep(1);
+	write_file(TRACING "/trace", "");
+	write_file(TRACING "/tracing_on", "1");
+	sleep(secs);
+	write_file(TRACING "/tracing_on", "0");
+	return graph_durations(fn, r);
 }
 
 /* Keep the round with the lower median, among those with calls. */
@@ -236,8 +249,9 @@ int main(int argc, char **argv)
 	struct result vtrr[MAX_N], fair[MAX_N], rv, rf;
 	int n[MAX_N], nr = 0, secs = 2, rounds = 5, opt, i, r, bad = 0;
 	const char *cls = "vtrr", *fn = "pick_task_vtrr";
-	int policy = SCHED_VTRR;
-	char quantum[32] = "";
+	int policy = SCHED_VTRR, cmd[2], ans[2];
+	char quantum[32] = "", fns[64];
+	pid_t pid;
 	double ratio = 2.0;
 	cpu_set_t set;
 	FILE *f;
@@ -259,8 +273,13 @@ int main(int argc, char **argv)
 		default: return 2;
 		}
 	}
-	for (i = optind; i < argc && nr < MAX_N; i++)
-		n[nr++] = atoi(argv[i]);
+	for (i = optind; i < argc && nr < MAX_N; i++) {
+		n[nr] = atoi(argv[i]);
+		/* the crowd only grows: N in increasing order */
+		if (n[nr] < 1 || n[nr] > MAX_THREADS || (nr && n[nr] <= n[nr - 1]))
+			return 2;
+		nr++;
+	}
 	if (nr < 2 || n[1] < 2 || secs < 1 || rounds < 1)
 		return 2;
 
@@ -276,16 +295,33 @@ int main(int argc, char **argv)
 	}
 	fclose(f);
 
-	printf("overhead: %d rounds over N; per class the median and mean ns per pick_task call on CPU 1 and the calls in %d s\n",
+	/* patch both call sites in while CPU 1 is quiet, once */
+	snprintf(fns, sizeof(fns), "%s pick_task_fair", fn);
+	if (trace_setup(fns) || pipe(cmd) || pipe(ans)) {
+		perror("vtrr_overhead: tracing");
+		write_file(TRACING "/current_tracer", "nop");
+		write_file(QUANTUM, quantum);
+		return 2;
+	}
+	pid = fork();
+	if (!pid) {
+		close(cmd[1]);
+		close(ans[0]);
+		crowd(cmd[0], ans[1]);
+	}
+	close(cmd[0]);
+	close(ans[1]);
+	printf("overhead: %d rounds at each N; per class the median and mean ns per pick_task call on CPU 1 and the calls in %d s\n",
 	       rounds, secs);
-	for (r = 0; r < rounds && !bad; r++) {
-		for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr && !bad && pid > 0; i++) {
+		for (r = 0; r < rounds; r++) {
 			/*
 			 * With one task EEVDF need not decide at all: only
 			 * from two on must both classes have been asked.
 			 */
-			if (measure(n[i], policy, secs, fn, &rv) ||
-			    measure(n[i], SCHED_OTHER, secs, "pick_task_fair", &rf) ||
+			if (measure(cmd[1], ans[0], n[i], policy, secs, fn, &rv) ||
+			    measure(cmd[1], ans[0], n[i], SCHED_OTHER, secs,
+				    "pick_task_fair", &rf) ||
 			    (n[i] > 1 && (!rv.calls || !rf.calls))) {
 				fprintf(stderr, "vtrr_overhead: N=%d: measurement failed\n",
 					n[i]);
@@ -300,6 +336,13 @@ int main(int argc, char **argv)
 			keep_best(&fair[i], &rf, !r);
 		}
 	}
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	} else {
+		bad = 1;
+	}
+	write_file(TRACING "/current_tracer", "nop");
 	write_file(QUANTUM, quantum);
 	if (bad)
 		return 1;
