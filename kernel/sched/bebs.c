@@ -1002,6 +1002,12 @@ static struct task_struct *__pick_task_bebs(struct rq *rq, bool server)
 	struct sched_bebs_entity *se;
 	u64 now;
 
+	/*
+	 * Every pick of a lower class's task asks. A queued task is in one
+	 * of the trees, and one that left was charged by its dequeue.
+	 */
+	if (!brq->balance.nr_running)
+		return NULL;
 	update_curr_bebs(rq);
 	se = bebs_first(&brq->ready);
 	if (se)
@@ -1174,6 +1180,7 @@ static void init_bebs_rq(struct rq *rq, int cpu)
 	brq->expired = RB_ROOT_CACHED;
 	brq->throttled = RB_ROOT_CACHED;
 	brq->u_be = BW_UNIT;
+	brq->balance.overloaded = bebs_balancer.overloaded;
 	hrtimer_init(&brq->budget_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	brq->budget_timer.function = bebs_budget_timer;
 	hrtimer_init(&brq->release_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);

@@ -648,16 +648,23 @@ static s64 bvt_be_warp(struct bvt_rq *bvt_rq)
 	return 0;
 }
 
-/* The best-effort level changed: re-key its aggregate in level 0. */
+/*
+ * The best-effort level changed: re-key its aggregate in level 0. Only
+ * the warp can have moved a queued aggregate's E (its A moves when it is
+ * charged, as the running entity, which is in no tree); most often it
+ * has not, and the aggregate stays where it is in the tree.
+ */
 static void bvt_update_be(struct rq *rq)
 {
 	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 	struct sched_bvt_entity *be = &bvt_rq->be;
+	struct bvt_sched *bs = &bvt_rq->level[BVT_LEVEL_RE];
 
 	if (!be->on_rq)
 		return;
 	bvt_set_warp(rq, be, bvt_be_warp(bvt_rq), false);
-	bvt_requeue(&bvt_rq->level[BVT_LEVEL_RE], be);
+	if (be == bs->curr || bvt_evt(be) != be->evt)
+		bvt_requeue(bs, be);
 }
 
 /* Charge @delta ns of run time to one entity, the thread or the aggregate. */
@@ -692,7 +699,12 @@ static void __update_curr_bvt(struct rq *rq, bool stop, bool be_stop)
 		return;
 
 	delta = update_curr_common(rq);
-	if (delta < 0 || (!delta && !stop))
+	/*
+	 * Nothing ran since the last charge: a stop has only an mcu
+	 * remainder to round up, and with no mcu (the default) none.
+	 */
+	if (delta < 0 ||
+	    (!delta && (!stop || (!se->uncharged && !be->uncharged))))
 		return;
 
 	ms_server_update(&bvt_rq_of(rq)->server, delta);
@@ -1074,6 +1086,9 @@ static struct task_struct *pick_task_bvt(struct rq *rq)
 	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 	struct task_struct *p;
 
+	/* every pick of a lower class's task asks; nothing to charge then */
+	if (!bvt_rq->balance.nr_running)
+		return NULL;
 	update_curr_bvt(rq);
 	/*
 	 * Core scheduling may pick and then run something else, so a pick
@@ -1104,9 +1119,15 @@ static void put_prev_task_bvt(struct rq *rq, struct task_struct *p,
 	struct bvt_rq *bvt_rq = bvt_rq_of(rq);
 
 	__update_curr_bvt(rq, true, !be_next);
-	/* the thread, then at level 0 the thread or its aggregate */
+	/*
+	 * The thread, then at level 0 the thread or its aggregate; the
+	 * aggregate stays the running entity of level 0 when @next is a
+	 * best-effort thread too, as fair keeps the group entities @prev and
+	 * @next share, and set_next_task_bvt() finds it there.
+	 */
 	bvt_put_curr(&bvt_rq->level[BVT_LEVEL_BE]);
-	bvt_put_curr(&bvt_rq->level[BVT_LEVEL_RE]);
+	if (!be_next || bvt_rq->level[BVT_LEVEL_RE].curr != &bvt_rq->be)
+		bvt_put_curr(&bvt_rq->level[BVT_LEVEL_RE]);
 	ms_update_util(rq, true);
 	bvt_rq->warp_task = NULL;
 	hrtimer_try_to_cancel(&bvt_rq->warp_timer);
@@ -1343,6 +1364,7 @@ static void bvt_init_rq(struct rq *rq, int cpu)
 	int level;
 
 	bvt_rq->rq = rq;
+	bvt_rq->balance.overloaded = bvt_balancer.overloaded;
 	for (level = BVT_LEVEL_RE; level <= BVT_LEVEL_BE; level++)
 		bvt_rq->level[level].evt_tree = RB_ROOT_CACHED;
 	bvt_rq->be.group = 1;

@@ -1807,8 +1807,12 @@ void ms_trigger_push(const struct ms_balancer *b, struct rq *rq)
 /* This CPU's last task of the class left: pull one from the heaviest CPU. */
 static void ms_pull(const struct ms_balancer *b, struct rq *rq)
 {
-	struct rq *src = ms_heaviest(b, rq);
+	struct rq *src;
 
+	/* no CPU has a task of the class to give: do not scan them */
+	if (!atomic_read(b->overloaded))
+		return;
+	src = ms_heaviest(b, rq);
 	if (!src)
 		return;
 	double_lock_balance(rq, src);

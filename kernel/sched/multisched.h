@@ -45,6 +45,8 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
  * @next_balance: jiffies before which its tick does not look for a push
  * @scan_next:	the CPU outside its last-level cache that balancing from
  *		this runqueue looks at first (ms_balance_scan())
+ * @overloaded:	the class's count of CPUs where it has two tasks or more
+ *		(struct ms_balancer), or NULL where nothing pulls
  *
  * Protected by the runqueue's lock. Other CPUs read @load and @nr_running
  * without it (placement, pulls), so they change only through
@@ -56,13 +58,20 @@ struct ms_balance {
 	bool		push;
 	unsigned long	next_balance;
 	int		scan_next;
+	atomic_t	*overloaded;
 };
 
 static inline void ms_balance_account(struct ms_balance *bal, s64 load,
 				      int nr)
 {
+	unsigned int old = bal->nr_running, new = old + nr;
+	bool was = old >= 2, is = new >= 2;
+
 	WRITE_ONCE(bal->load, bal->load + load);
-	WRITE_ONCE(bal->nr_running, bal->nr_running + nr);
+	WRITE_ONCE(bal->nr_running, new);
+	/* as RT counts its overloaded CPUs (rto_count), for the pull */
+	if (bal->overloaded && was != is)
+		atomic_add(is ? 1 : -1, bal->overloaded);
 }
 
 /*
@@ -73,6 +82,9 @@ static inline void ms_balance_account(struct ms_balance *bal, s64 load,
  *		ms_can_move() to @dst and weighs less than @gap; or NULL
  * @push_head:	per-CPU balance_callback for @push
  * @push:	the balance callback; calls ms_push()
+ * @overloaded:	how many CPUs have two tasks of the class or more: a pull
+ *		scans other CPUs only when some have one to give. Each CPU's
+ *		struct ms_balance points to it (the class's ->init_rq()).
  *
  * DEFINE_MS_BALANCER() defines one with the class's ->select_task_rq()
  * and ->balance().
@@ -83,6 +95,7 @@ struct ms_balancer {
 	struct task_struct *(*movable)(struct rq *src, struct rq *dst, u64 gap);
 	struct balance_callback __percpu *push_head;
 	void (*push)(struct rq *rq);
+	atomic_t			*overloaded;
 };
 
 bool ms_can_move(struct rq *src, struct rq *dst, struct task_struct *p);
@@ -106,6 +119,7 @@ int ms_balance(const struct ms_balancer *b, struct rq *rq,
 #define DEFINE_MS_BALANCER(name, rqs_var, weight, movable_fn)		\
 static const struct ms_balancer name##_balancer;			\
 static DEFINE_PER_CPU(struct balance_callback, name##_push_head);	\
+static atomic_t name##_overloaded;					\
 static void name##_push(struct rq *rq)					\
 {									\
 	ms_push(&name##_balancer, rq);					\
@@ -127,6 +141,7 @@ static const struct ms_balancer name##_balancer = {			\
 	.movable	= movable_fn,					\
 	.push_head	= &name##_push_head,				\
 	.push		= name##_push,					\
+	.overloaded	= &name##_overloaded,				\
 }
 
 /*

@@ -725,6 +725,9 @@ static struct task_struct *pick_task_vtrr(struct rq *rq)
 	enum vtrr_why why;
 	u64 cycle;
 
+	/* every pick of a lower class's task asks; nothing to charge then */
+	if (!vrq->balance.nr_running)
+		return NULL;
 	update_curr_vtrr(rq);
 	/* a client preempted by a higher class finishes its quantum */
 	if (se && se->on_rq && !vrq->quantum_done)
@@ -883,6 +886,7 @@ static void init_vtrr_rq(struct rq *rq, int cpu)
 	struct vtrr_rq *vrq = per_cpu_ptr(&vtrr_rqs, cpu);
 
 	vtrr_init_rq(vrq);
+	vrq->balance.overloaded = vtrr_balancer.overloaded;
 	ms_server_init(&vrq->server, rq, vtrr_server_pick);
 }
 
