@@ -1320,6 +1320,7 @@ const struct ms_class ms_bebs_class = {
 	.proc_show	= bebs_proc_show,
 	.server		= bebs_server,
 	.nr_running	= bebs_nr_running,
+	.balance	= &bebs_rqs.balance,
 	.bandwidth	= bebs_bandwidth,
 	.bw_free	= bebs_bw_free,
 	.task_work	= bebs_task_work,

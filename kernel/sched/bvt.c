@@ -1539,6 +1539,7 @@ const struct ms_class ms_bvt_class = {
 	.proc_show	= bvt_proc_show,
 	.server		= bvt_server,
 	.nr_running	= bvt_nr_running,
+	.balance	= &bvt_rqs.balance,
 	.tick_switches	= true,
 #ifdef CONFIG_SCHED_CORE
 	.core_prio	= MAX_RT_PRIO + 1,

@@ -1306,6 +1306,49 @@ bool ms_below_runnable(struct rq *rq, const struct sched_class *class)
 }
 
 /**
+ * ms_pick_next_task - __pick_next_task()'s shortcut to a multisched class
+ * @rq:		the runqueue, locked, its clock updated
+ *
+ * As fair's shortcut there: when every task queued on @rq is of one
+ * balanced class (ms_class.balance: BEBS, BVT, VTRR), and the task leaving
+ * is not of a class above it (whose ->balance() may pull), the walk of the
+ * classes would call every ->balance() from the leaving task's class down
+ * to the first that has a task, which is a no-op, and every ->pick_task()
+ * above the class, which finds nothing. Pick from the class at once. The
+ * dl_servers are not asked, as fair's shortcut does not ask its own: with
+ * no task above, a class's server would run what the class picks, and the
+ * class charges its server what it runs either way (ms_server_update()).
+ * A pick that finds nothing (a BEBS task waiting for its release) falls
+ * back to the walk.
+ *
+ * Return: the task switched to, put_prev_set_next_task() done; or NULL.
+ */
+struct task_struct *ms_pick_next_task(struct rq *rq)
+{
+	/* rq->donor: 6.12 has it in a union with rq->curr */
+	struct task_struct *prev = ms_rq_curr(rq), *p;
+	const struct ms_class *c;
+	int i;
+
+	if (!rq->nr_running)
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
+		c = ms_classes[i];
+		if (!c->balance ||
+		    per_cpu_ptr(c->balance, cpu_of(rq))->nr_running !=
+		    rq->nr_running)
+			continue;
+		if (sched_class_above(prev->sched_class, c->class))
+			return NULL;
+		p = c->class->pick_task(rq);
+		if (p)
+			put_prev_set_next_task(rq, prev, p);
+		return p;
+	}
+	return NULL;
+}
+
+/**
  * ms_can_stop_tick - may a nohz_full CPU stop its tick for the multisched
  * classes?
  * @rq:		the runqueue, locked

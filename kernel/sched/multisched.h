@@ -237,6 +237,9 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  *		a general class has one, optional for the others
  * @nr_running:	how many of its tasks are queued on @rq, under @rq's lock;
  *		a general class has it, for ms_below_runnable()
+ * @balance:	its per-CPU struct ms_balance, for a class balanced by
+ *		DEFINE_MS_BALANCER(); the same count as @nr_running, read
+ *		without a call by ms_pick_next_task()
  * @tick_switches: whether the class switches between its tasks from the
  *		scheduler tick (BVT's C, VTRR's quantum), so that a nohz_full
  *		CPU with two of its tasks queued must keep its tick
@@ -295,6 +298,7 @@ struct ms_class {
 	size_t				nr_sysctls;
 	struct sched_dl_entity *(*server)(int cpu);
 	unsigned int (*nr_running)(struct rq *rq);
+	struct ms_balance __percpu	*balance;
 	bool				tick_switches;
 	u64	(*bandwidth)(const struct sched_attr *attr);
 	u32				reservation_flags;
@@ -429,6 +433,7 @@ int __ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw,
 int ms_admit_own(struct task_struct *p, int policy,
 		 const struct sched_attr *attr);
 bool ms_below_runnable(struct rq *rq, const struct sched_class *class);
+struct task_struct *ms_pick_next_task(struct rq *rq);
 bool ms_can_stop_tick(struct rq *rq);
 bool ms_is_class(const struct sched_class *class);
 void ms_update_util(struct rq *rq, bool running);
@@ -524,6 +529,11 @@ static inline void ms_place(struct task_struct *p) { }
 static inline void ms_wakeup_below(struct rq *rq) { }
 static inline void ms_task_waking(struct task_struct *p) { }
 static inline bool ms_can_stop_tick(struct rq *rq) { return true; }
+static inline struct task_struct *ms_pick_next_task(struct rq *rq)
+{
+	return NULL;
+}
+
 static inline bool ms_is_class(const struct sched_class *class)
 {
 	return false;

@@ -993,6 +993,7 @@ const struct ms_class ms_vtrr_class = {
 	.proc_show	= vtrr_proc_show,
 	.server		= vtrr_server,
 	.nr_running	= vtrr_nr_running,
+	.balance	= &vtrr_rqs.balance,
 	.tick_switches	= true,
 #ifdef CONFIG_SCHED_CORE
 	.core_prio	= MAX_RT_PRIO + 2,
