@@ -1311,15 +1311,17 @@ bool ms_below_runnable(struct rq *rq, const struct sched_class *class)
  *
  * As fair's shortcut there: when every task queued on @rq is of one
  * balanced class (ms_class.balance: BEBS, BVT, VTRR), and the task leaving
- * is not of a class above it (whose ->balance() may pull), the walk of the
- * classes would call every ->balance() from the leaving task's class down
- * to the first that has a task, which is a no-op, and every ->pick_task()
- * above the class, which finds nothing. Pick from the class at once. The
- * dl_servers are not asked, as fair's shortcut does not ask its own: with
- * no task above, a class's server would run what the class picks, and the
- * class charges its server what it runs either way (ms_server_update()).
- * A pick that finds nothing (a BEBS task waiting for its release) falls
- * back to the walk.
+ * is of that class, or of fair or below, pick from the class at once. The
+ * walk of the classes would call ->balance() from the leaving task's class
+ * down to the first that has a task: the class itself, which has one, or
+ * fair, which returns at once when the runqueue has a task. A leaving task
+ * of another multisched class is left to the walk: its class's
+ * ->balance() pulls when it has no task left here (ms_balance()), and a
+ * class above may pull too. The walk would then ask each class above for
+ * a task: none has one, and no dl_server is queued either, as 6.12 counts
+ * a queued server in rq->nr_running (inc_dl_tasks()); dl_nr_running is
+ * checked as well, for a kernel that does not. A pick that finds nothing
+ * (a BEBS task waiting for its release) falls back to the walk.
  *
  * Return: the task switched to, put_prev_set_next_task() done; or NULL.
  */
@@ -1330,7 +1332,7 @@ struct task_struct *ms_pick_next_task(struct rq *rq)
 	const struct ms_class *c;
 	int i;
 
-	if (!rq->nr_running)
+	if (!rq->nr_running || rq->dl.dl_nr_running)
 		return NULL;
 	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
 		c = ms_classes[i];
@@ -1338,7 +1340,8 @@ struct task_struct *ms_pick_next_task(struct rq *rq)
 		    per_cpu_ptr(c->balance, cpu_of(rq))->nr_running !=
 		    rq->nr_running)
 			continue;
-		if (sched_class_above(prev->sched_class, c->class))
+		if (prev->sched_class != c->class &&
+		    sched_class_above(prev->sched_class, &fair_sched_class))
 			return NULL;
 		p = c->class->pick_task(rq);
 		if (p)

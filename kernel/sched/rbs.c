@@ -882,10 +882,12 @@ static void rbs_throttle(struct rbs_rq *rrq, struct sched_rbs_entity *se)
  * Background mode (Quest's background priority): a task out of capacity
  * whose reservation has MS_FLAG_RBS_BACKGROUND may run, uncharged, when
  * nothing else on its CPU is runnable: no task of any class is queued
- * there but throttled RBS tasks. rq->nr_running counts tasks, not the
- * classes' servers, which run only tasks that count there; it counts
- * BEBS's expired servers too, which keep a background task off the CPU
- * until their release.
+ * there but throttled RBS tasks. rq->nr_running counts tasks, and BEBS's
+ * expired servers, which keep a background task off the CPU until their
+ * release. In 6.12 it also counts a dl_server queued in the deadline
+ * class (inc_dl_tasks()): one is queued while its class has tasks here,
+ * which count anyway, and at most until the next pick after the class
+ * emptied, which stops it; background time can wait for that pick.
  */
 static inline bool rbs_cpu_idle_but_throttled(struct rq *rq)
 {
