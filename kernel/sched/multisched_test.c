@@ -360,7 +360,44 @@ static void ms_test_rm_fits(struct kunit *test)
 }
 #endif
 
+/*
+ * ms_balance_account() counts a CPU in its class's overloaded CPUs while
+ * it has two tasks or more, and only then: the pull scans nothing while
+ * the count is 0, so a count left at 0 would stop every pull, and one
+ * left above it would scan for nothing.
+ */
+static void ms_test_overloaded(struct kunit *test)
+{
+	struct ms_balance a = { }, b = { };
+	atomic_t overloaded = ATOMIC_INIT(0);
+	static const int steps[] = { 1, 1, 1, -1, -1, -1 };
+	static const int want[] = { 0, 1, 1, 1, 0, 0 };
+	int i;
+
+	a.overloaded = &overloaded;
+	b.overloaded = &overloaded;
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		ms_balance_account(&a, steps[i] * 1024, steps[i]);
+		KUNIT_EXPECT_EQ(test, atomic_read(&overloaded), want[i]);
+	}
+	/* two CPUs overloaded at once count twice */
+	ms_balance_account(&a, 2048, 2);
+	ms_balance_account(&b, 3072, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&overloaded), 2);
+	ms_balance_account(&b, -2048, -2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&overloaded), 1);
+	ms_balance_account(&a, -2048, -2);
+	ms_balance_account(&b, -1024, -1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&overloaded), 0);
+	KUNIT_EXPECT_EQ(test, a.load + b.load, 0);
+	/* a CPU whose class state does not point to a count is not counted */
+	b.overloaded = NULL;
+	ms_balance_account(&b, 2048, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&overloaded), 0);
+}
+
 static struct kunit_case ms_test_cases[] = {
+	KUNIT_CASE(ms_test_overloaded),
 	KUNIT_CASE(ms_test_sizes),
 	KUNIT_CASE(ms_test_defaults_valid),
 #ifdef CONFIG_SCHED_VTRR
