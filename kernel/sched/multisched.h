@@ -46,7 +46,9 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
  * @scan_next:	the CPU outside its last-level cache that balancing from
  *		this runqueue looks at first (ms_balance_scan())
  * @overloaded:	the class's count of CPUs where it has two tasks or more
- *		(struct ms_balancer), or NULL where nothing pulls
+ *		(struct ms_balancer), or NULL where nothing pulls; set once
+ *		by ->init_rq(), the count an atomic_t that pulls read
+ *		without a lock, as a hint
  *
  * Protected by the runqueue's lock. Other CPUs read @load and @nr_running
  * without it (placement, pulls), so they change only through
