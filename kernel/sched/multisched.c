@@ -1855,9 +1855,6 @@ static void ms_pull(const struct ms_balancer *b, struct rq *rq)
 {
 	struct rq *src;
 
-	/* no CPU has a task of the class to give: do not scan them */
-	if (!atomic_read(b->overloaded))
-		return;
 	src = ms_heaviest(b, rq);
 	if (!src)
 		return;
@@ -1884,12 +1881,15 @@ void ms_queue_push(const struct ms_balancer *b, struct rq *rq)
 			       b->push);
 }
 
-/* The class's ->balance(): pull a task if the class has none here. */
+/*
+ * The class's ->balance(): pull a task if the class has none here, and a
+ * CPU has one to give (no CPU with two or more: no scan, no unpinning).
+ */
 int ms_balance(const struct ms_balancer *b, struct rq *rq,
 	       struct task_struct *prev, struct rq_flags *rf)
 {
-	if (!ms_nr_running(b, rq) && cpu_active(cpu_of(rq)) &&
-	    prev->sched_class == b->class) {
+	if (!ms_nr_running(b, rq) && prev->sched_class == b->class &&
+	    atomic_read(b->overloaded) && cpu_active(cpu_of(rq))) {
 		rq_unpin_lock(rq, rf);
 		ms_pull(b, rq);
 		rq_repin_lock(rq, rf);
