@@ -1129,7 +1129,7 @@ static void put_prev_task_bvt(struct rq *rq, struct task_struct *p,
 	if (!be_next || bvt_rq->level[BVT_LEVEL_RE].curr != &bvt_rq->be)
 		bvt_put_curr(&bvt_rq->level[BVT_LEVEL_RE]);
 	ms_update_util(rq, true);
-	/* armed only with warp_task set (bvt_arm_warp_timer()) */
+	/* without warp_task, a queued timer has nothing to do when it fires */
 	if (bvt_rq->warp_task) {
 		bvt_rq->warp_task = NULL;
 		hrtimer_try_to_cancel(&bvt_rq->warp_timer);

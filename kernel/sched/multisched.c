@@ -841,8 +841,11 @@ u64 ms_bw_reserved(struct dl_bw *dl_b)
  * on that CPU from its next wakeup; ms_place() moves a queued task there
  * once the locks are dropped.
  *
- * Return: 0, -EBUSY when no CPU has room, or -ESRCH for a task that is
- * exiting.
+ * Return: 0, -EBUSY when no CPU has room, -ESRCH for a task that is
+ * exiting, or another error of a shared reservation (rbs_admit_shared());
+ * or MS_ADMIT_RETRY when a new shared reservation found its pool empty,
+ * taken by requests that raced this one since ms_check_attr() filled it:
+ * the caller drops its locks and starts again from those checks.
  */
 int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 {

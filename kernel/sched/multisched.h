@@ -34,6 +34,9 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
 	       attr->sched_unwarp || attr->sched_join_tid;
 }
 
+/* ms_admit(): the pool of shared reservations ran dry; unlock, try again */
+#define MS_ADMIT_RETRY	1
+
 #ifdef CONFIG_SCHED_MULTISCHED
 
 /*

@@ -582,6 +582,7 @@ static inline struct sched_rbs_entity *rbs_curr_srv(struct rq *rq)
 struct rbs_resv {
 	struct sched_rbs_entity	se;	/* the server, under @cpu's rq lock */
 	raw_spinlock_t		lock;	/* @C, @T, @flags, @bw, @nr_members */
+	seqcount_raw_spinlock_t	seq;	/* @C, @T, @flags read without @lock */
 	refcount_t		ref;
 	u64			C;
 	u64			T;
@@ -611,11 +612,35 @@ struct rbs_params {
 	u32	flags;
 };
 
+/*
+ * A shared reservation's parameters, read together without its lock: a
+ * member's change writes them under it (rbs_resv_set()), from any CPU.
+ */
+static void rbs_resv_params(struct rbs_resv *o, struct rbs_params *pa)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&o->seq);
+		*pa = (struct rbs_params){ .C = o->C, .T = o->T,
+					   .flags = o->flags };
+	} while (read_seqcount_retry(&o->seq, seq));
+}
+
+static void rbs_resv_set(struct rbs_resv *o, u64 C, u64 T, u32 flags)
+{
+	lockdep_assert_held(&o->lock);
+	write_seqcount_begin(&o->seq);
+	o->C = C;
+	o->T = T;
+	o->flags = flags & (MS_FLAG_RBS_IO | MS_FLAG_RBS_BACKGROUND);
+	write_seqcount_end(&o->seq);
+}
+
 /* @p's reservation's parameters: its own, or its shared reservation's. */
 static void rbs_params_of(struct task_struct *p, struct rbs_params *pa)
 {
 	struct rbs_resv *o = p->ms.run.rbs_resv;
-	unsigned long flags;
 
 	if (!o) {
 		*pa = (struct rbs_params){ .C = p->ms.runtime,
@@ -623,9 +648,7 @@ static void rbs_params_of(struct task_struct *p, struct rbs_params *pa)
 					   .flags = p->ms.flags };
 		return;
 	}
-	raw_spin_lock_irqsave(&o->lock, flags);
-	*pa = (struct rbs_params){ .C = o->C, .T = o->T, .flags = o->flags };
-	raw_spin_unlock_irqrestore(&o->lock, flags);
+	rbs_resv_params(o, pa);
 }
 
 static void rbs_resv_changed(struct irq_work *work);
@@ -649,6 +672,7 @@ int rbs_resv_reserve(void)
 	if (!o)
 		return -ENOMEM;
 	raw_spin_lock_init(&o->lock);
+	seqcount_raw_spinlock_init(&o->seq, &o->lock);
 	o->change = IRQ_WORK_INIT_HARD(rbs_resv_changed);
 	raw_spin_lock_irq(&rbs_resv_pool_lock);
 	list_add(&o->pool, &rbs_resv_pool);
@@ -1921,9 +1945,12 @@ static int rbs_share(struct task_struct *p, int policy,
 	struct rbs_resv *o = rbs_resv_take();
 	int ret;
 
-	/* more requests than rbs_resv_reserve() left room for */
+	/*
+	 * More requests than rbs_resv_reserve() left room for: this one
+	 * starts again, from the checks that refill the pool.
+	 */
 	if (!o)
-		return -ENOMEM;
+		return MS_ADMIT_RETRY;
 	ret = ms_admit_own(p, policy, attr);
 	if (ret) {
 		rbs_resv_give_back(o);
@@ -1934,10 +1961,11 @@ static int rbs_share(struct task_struct *p, int policy,
 	INIT_LIST_HEAD(&o->se.members);
 	o->se.shared = 1;
 	refcount_set(&o->ref, 1);
-	o->C = attr->sched_runtime;
-	o->T = attr->sched_period;
-	o->flags = attr->sched_ms_flags &
-		   (MS_FLAG_RBS_IO | MS_FLAG_RBS_BACKGROUND);
+	/* under its lock: a stale reader may hold it from its last use */
+	raw_spin_lock(&o->lock);
+	rbs_resv_set(o, attr->sched_runtime, attr->sched_period,
+		     attr->sched_ms_flags);
+	raw_spin_unlock(&o->lock);
 	o->bw = run->resv_bw;
 	o->cpu = run->resv_cpu;
 	o->nr_members = 1;
@@ -1970,10 +1998,7 @@ static void rbs_resv_changed(struct irq_work *work)
 	if (o->cpu == cpu_of(rq) && o->se.on_rq) {
 		update_rq_clock(rq);
 		update_curr_rbs(rq);
-		raw_spin_lock(&o->lock);
-		pa = (struct rbs_params){ .C = o->C, .T = o->T,
-					  .flags = o->flags };
-		raw_spin_unlock(&o->lock);
+		rbs_resv_params(o, &pa);
 		if (rbs_params_differ(&o->se, &pa)) {
 			rbs_resync(rbs_rq_of(rq), &o->se,
 				   rbs_task_of(&o->se), &pa, rq_clock(rq));
@@ -2040,7 +2065,8 @@ static int rbs_part(struct task_struct *p, int policy,
  * Return: 0, -EBUSY (no room; a reservation to join on a CPU the task
  * may not use), -EINVAL (the thread to join shares no reservation),
  * -ESRCH (no such thread, a reservation that is ending, or an exiting
- * task), -EAGAIN (a race with the reservation's end), or -ENOMEM.
+ * task), -EAGAIN (a race with the reservation's end), or MS_ADMIT_RETRY
+ * (rbs_share()).
  */
 int rbs_admit_shared(struct task_struct *p, int policy,
 		     const struct sched_attr *attr)
@@ -2068,9 +2094,7 @@ int rbs_admit_shared(struct task_struct *p, int policy,
 	if (bw != o->bw)
 		ret = __ms_bw_admit(o->cpu, o->bw, bw, 0, true, true);
 	if (!ret) {
-		o->C = attr->sched_runtime;
-		o->T = attr->sched_period;
-		o->flags = f & (MS_FLAG_RBS_IO | MS_FLAG_RBS_BACKGROUND);
+		rbs_resv_set(o, attr->sched_runtime, attr->sched_period, f);
 		WRITE_ONCE(o->bw, bw);
 	}
 	raw_spin_unlock_irqrestore(&o->lock, flags);
@@ -2088,21 +2112,20 @@ int rbs_admit_shared(struct task_struct *p, int policy,
  *
  * Its budget, period and flags, with MS_FLAG_RBS_SHARED: what a caller
  * that reads, modifies and writes them back asks of the reservation.
- * Lockless but for the reservation's own lock (never freed).
+ * Lockless (never freed; the parameters under the reservation's seqcount).
  */
 void rbs_getparams(struct task_struct *p, struct sched_attr *attr)
 {
 	struct rbs_resv *o = READ_ONCE(p->ms.run.rbs_resv);
-	unsigned long flags;
+	struct rbs_params pa;
 
 	if (!o)
 		return;
-	raw_spin_lock_irqsave(&o->lock, flags);
-	attr->sched_runtime = o->C;
-	attr->sched_period = o->T;
+	rbs_resv_params(o, &pa);
+	attr->sched_runtime = pa.C;
+	attr->sched_period = pa.T;
 	attr->sched_deadline = 0;
-	attr->sched_ms_flags = o->flags | MS_FLAG_RBS_SHARED;
-	raw_spin_unlock_irqrestore(&o->lock, flags);
+	attr->sched_ms_flags = pa.flags | MS_FLAG_RBS_SHARED;
 }
 
 /* What needs the tick (ms_can_stop_tick()): members to take turns. */
