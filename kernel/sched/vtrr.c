@@ -28,8 +28,9 @@
  * that becomes runnable gets VFT = max(QVT + Q/S, its old VFT) (equations
  * 7 and 8) and the share of the quanta left in the cycle (equation 9), no
  * more than it had if it left in this same cycle, clamped between the
- * counters of its neighbours to keep the invariant. It goes back between
- * its last-previous and last-next clients when they are still queued and
+ * counters of its neighbours to keep the invariant (one put back without
+ * a change keeps its counter as it was). It goes back between its
+ * last-previous and last-next clients when they are still queued and
  * adjacent, looked up by identifier in a small table of queued clients so
  * that a neighbour that exited is never dereferenced; otherwise an index
  * of the first client of each share finds its place in O(log D) for D
@@ -406,10 +407,9 @@ static u32 vtrr_join_counter(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
  *		migrate_disable(), another parameter): put it back as it was
  *
  * The paper moves a client only when its share changes. A client put back
- * in the cycle it left keeps its id, its VFT and its counter (clamped
- * between its neighbours'), and goes back between the same neighbours if
- * nothing came between them; anything else is a new arrival (equations 7
- * to 9).
+ * in the cycle it left keeps its id, its VFT and its counter, and goes
+ * back between the same neighbours if nothing came between them; anything
+ * else is a new arrival (equations 7 to 9).
  */
 static void __vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 			  bool restore)
@@ -433,7 +433,13 @@ static void __vtrr_insert(struct vtrr_rq *vrq, struct sched_vtrr_entity *se,
 		vrq->cycle++;
 		c = se->share;
 	} else if (restore) {
-		c = vtrr_clamp_counter(vrq, se, se->counter);
+		/*
+		 * Same cycle, same neighbours: exactly as it was. A counter
+		 * may be below its successor's for a turn (the successor then
+		 * runs "without question"); clamping it up here would give it
+		 * a turn beyond its share.
+		 */
+		c = se->counter;
 	} else {
 		c = vtrr_join_counter(vrq, se, same_cycle);
 	}

@@ -505,6 +505,59 @@ static void vtrr_test_restore(struct kunit *test)
 }
 
 /*
+ * The same while some turns are stretched (a stall charges 1.5, 2.5 or 3.5
+ * quanta at once, as a late tick does): the VFT test then reorders a
+ * cycle, and a counter can be below its successor's for a turn. Putting
+ * every client back during every turn must not give any of them a turn
+ * beyond its share in a cycle (the bug seen as A B A B C A B A under
+ * affinity changes).
+ */
+static void vtrr_test_restore_stretched(struct kunit *test)
+{
+	static const u32 share[] = { 3, 2, 1 };
+	struct vtrr_test_rq *t = vtrr_test_rq(test, 3);
+	struct vtrr_rq *vrq = &t->vrq;
+	struct sched_vtrr_entity *se = t->se;
+	unsigned int turns[3] = { }, cycles = 0, over = 0, i;
+	struct rnd_state rnd;
+	enum vtrr_why why;
+	u64 resets;
+	int step;
+
+	prandom_seed_state(&rnd, 42);
+	for (i = 0; i < 3; i++)
+		vtrr_test_add(t, i, share[i]);
+	resets = vrq->nr_resets;
+	for (step = 0; step < 20000; step++) {
+		struct sched_vtrr_entity *cur = vtrr_decide(vrq, &why);
+		u32 r = prandom_u32_state(&rnd) % 60;
+		u64 delta = VT_Q;
+
+		KUNIT_ASSERT_NOT_NULL(test, cur);
+		if (vrq->nr_resets != resets) {
+			for (i = 0; i < 3; i++) {
+				over += turns[i] > share[i];
+				turns[i] = 0;
+			}
+			resets = vrq->nr_resets;
+			cycles++;
+		}
+		turns[cur - se]++;
+		for (i = 0; i < 3; i++) {
+			vtrr_remove(vrq, &se[i]);
+			__vtrr_insert(vrq, &se[i], true);
+		}
+		KUNIT_EXPECT_PTR_EQ(test, vrq->curr, cur);
+		if (r < 3)
+			delta = VT_Q * (r * 2 + 1) / 2 + VT_Q;
+		vtrr_charge(vrq, cur, delta);
+	}
+	vtrr_test_check(test, t);
+	KUNIT_EXPECT_GE(test, cycles, 1000U);
+	KUNIT_EXPECT_EQ(test, over, 0U);
+}
+
+/*
  * QVT moved 2^63 + Q past a sleeping client's VFT: compared by sign, the
  * old VFT reads as ahead and equation 8 would keep it; a client that slept
  * that long arrives afresh (equation 7), which enqueue_task_vtrr() decides
@@ -545,6 +598,7 @@ static struct kunit_case vtrr_test_cases[] = {
 	KUNIT_CASE(vtrr_test_cycle_exact),
 	KUNIT_CASE(vtrr_test_reinsert),
 	KUNIT_CASE(vtrr_test_restore),
+	KUNIT_CASE(vtrr_test_restore_stretched),
 	KUNIT_CASE(vtrr_test_stale_vft),
 	KUNIT_CASE(vtrr_test_churn),
 	KUNIT_CASE(vtrr_test_simulation),

@@ -996,9 +996,9 @@ if grep -qw vtrr /proc/sys/kernel/sched_ms_classes; then
 	dmesg | sed -n 's/^.*# vtrr_test_simulation: vtrr sim: /# /p'
 	measure "vtrr: five hogs with shares 1..5 on one CPU get their proportion within 2 points over 10 s" \
 		$T/ms_share -p vtrr -t 10 1 2 3 4 5
-	measure "vtrr: shares 3:2:1 started together are served A, B, C, A, B, A in >= 90% of >= 20 scheduling cycles (vtrr_pick trace; the same order cut at another pick counts, and 3:2:1 counts once a stalled vCPU shifted the VFTs)" \
+	measure "vtrr: shares 3:2:1 started together: >= 90% of >= 20 scheduling cycles serve A, B, C 3, 2, 1 times in 6 picks of VTRR's scan, and >= 10 as A, B, C, A, B, A when no turn was stretched by a stalled vCPU (vtrr_pick trace)" \
 		$T/vtrr_order
-	measure "vtrr: the A B C A B A order survives affinity changes of running and waiting clients every 1 ms (>= 90% of >= 20 cycles)" \
+	measure "vtrr: the same with affinity changes of running and waiting clients every 1 ms: no client gets a turn beyond its share" \
 		$T/vtrr_order -a
 	measure "vtrr: a 500 us quantum ends on time with the HRTICK feature (median turn of two hogs <= 750 us) and at the tick without it (>= 900 us; sched_switch trace)" \
 		$T/ms_hrtick -m vtrr
