@@ -18,11 +18,11 @@
  *
  * The algorithm. Each CPU runs, of its RBS tasks with capacity, the one
  * whose period is shortest: rate-monotonic priority, ties going to the
- * task queued first (@seq). A task's budget is held in chunks, each
- * usable from its own time on (struct rbs_ss, Quest's replenishment
- * list): the server runs from the chunk at the head, and a chunk it used
- * goes back one period after the time it became usable (algorithms 3-6,
- * 11). A task that blocks, or is preempted, with capacity left splits
+ * task queued first (@seq, taken at each wakeup and each replenishment).
+ * A task's budget is held in chunks, each usable from its own time on
+ * (struct rbs_ss, Quest's replenishment list): the server runs from the
+ * chunk at the head, and a chunk it used goes back one period after the
+ * time it became usable (algorithms 3-6, 11). A task that blocks, or is preempted, with capacity left splits
  * off what it used (algorithm 12), and one that wakes merges the chunks
  * due before its head would run out (algorithm 13). A chunk's time is
  * when its use began (rbs_ss_start()): each chunk is used in one stretch
@@ -890,15 +890,16 @@ static void rbs_arm_repl(struct rbs_rq *rrq)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-/* @se, queued, has no capacity left: it waits for its head chunk. */
+/*
+ * @se, the running server, has no capacity left: it waits for its head
+ * chunk. Its replenishment timer is armed by rbs_exhausted().
+ */
 static void rbs_throttle(struct rbs_rq *rrq, struct sched_rbs_entity *se)
 {
 	rbs_erase(rrq, se);
 	se->throttled = 1;
 	se->nr_exhausted++;
 	rbs_insert(rrq, se);
-	if (rbs_first(&rrq->throttled) == se)
-		rbs_arm_repl(rrq);
 	trace_rbs_throttle(rbs_task_of(se), rq_clock(rrq->rq), rbs_next_time(se));
 }
 
@@ -980,6 +981,23 @@ void ms_wakeup_below(struct rq *rq)
 static void rbs_arm_budget(struct rq *rq, struct sched_rbs_entity *se);
 
 /*
+ * @se, the running server, is throttled: it goes on in the background,
+ * with its replenishment timer armed now, or leaves the CPU. What it runs
+ * until the switch is charged and delays its head chunk, so its timer is
+ * armed then, by put_prev_task_rbs(): arming it here too would program
+ * the CPU's timer twice a period for nothing.
+ */
+static void rbs_exhausted(struct rq *rq, struct sched_rbs_entity *se)
+{
+	struct rbs_rq *rrq = rbs_rq_of(rq);
+
+	if (!rbs_bg_start(rq, se))
+		resched_curr(rq);
+	else if (rbs_first(&rrq->throttled) == se)
+		rbs_arm_repl(rrq);
+}
+
+/*
  * Throttled tasks whose head chunk is due by @now may run again. One that
  * is still the running task (it had yet to be switched out) goes on
  * without a switch, so its chunk starts and its budget timer is armed
@@ -996,6 +1014,13 @@ static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
 				    rbs_next_budget(se));
 		rbs_erase(rrq, se);
 		se->throttled = 0;
+		/*
+		 * Queued again, behind the servers of its period that are
+		 * ready, as SCHED_FIFO queues a task made runnable at the
+		 * tail of its priority: it does not preempt one of them that
+		 * runs, which would split that one's chunk for nothing.
+		 */
+		se->seq = rrq->seq++;
 		rbs_io_update(se, now);
 		rbs_insert(rrq, se);
 		if (rbs_curr_srv(rrq->rq) == se) {
@@ -1091,18 +1116,14 @@ static void update_curr_rbs(struct rq *rq)
 		rbs_erase(rrq, se);
 		rbs_charge(se, delta, now);
 		rbs_insert(rrq, se);
-		if (rbs_first(&rrq->throttled) == se)
-			rbs_arm_repl(rrq);
-		if (!rbs_bg_start(rq, se))
-			resched_curr(rq);
+		rbs_exhausted(rq, se);
 		return;
 	}
 	rbs_charge(se, delta, now);
 	rbs_io_update(se, now);
 	if (rbs_capacity(se, now) <= 0) {
 		rbs_throttle(rrq, se);
-		if (!rbs_bg_start(rq, se))
-			resched_curr(rq);
+		rbs_exhausted(rq, se);
 		return;
 	}
 	/* it goes on, maybe into a chunk that came due meanwhile */
@@ -1501,6 +1522,10 @@ static void put_prev_task_rbs(struct rq *rq, struct task_struct *p,
 
 	update_curr_rbs(rq);
 	ms_update_util(rq, true);
+	/* charged to the switch: a throttled server's head chunk is final */
+	if (se->on_rq && se->throttled &&
+	    rbs_first(&rbs_rq_of(rq)->throttled) == se)
+		rbs_arm_repl(rbs_rq_of(rq));
 	/* another member of its reservation: the server goes on running */
 	if (se->shared && next && next != p &&
 	    next->sched_class == &rbs_sched_class && rbs_srv(next) == se)
