@@ -40,10 +40,12 @@ stress-baseline:
 # Not part of check: Quest's figures 4 and 5 (an I/O server as PIBS and as
 # a sporadic server, over a unix socket) and figure 7 (the cost of
 # scheduling against the number of reservations, RBS against
-# SCHED_DEADLINE), in a one-CPU boot; Documentation/scheduler/sched-rbs.rst
-# has the tables and their time.
-bench-rbs: build
-	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --timeout 2400 -- \
+# SCHED_DEADLINE), in a one-CPU boot of the benchmark kernel with
+# --icount; then the disk half of figures 4 and 5 under threadirqs.
+# Documentation/scheduler/sched-rbs.rst has the tables and their time.
+bench-rbs: build bench-kernel
+	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --icount --timeout 2400 \
+		--kernel $(or $(KERNEL),$(BENCH_KERNEL)) -- \
 		sh -c '/tests/rbs_overhead io && /tests/rbs_overhead -w 3'
 	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --timeout 600 \
 		--disk 64M --append threadirqs -- /tests/rbs_overhead disk

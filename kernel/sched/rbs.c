@@ -18,22 +18,24 @@
  *
  * The algorithm. Each CPU runs, of its RBS tasks with capacity, the one
  * whose period is shortest: rate-monotonic priority, ties going to the
- * task queued first (@seq, taken at each wakeup and each replenishment).
- * A task's budget is held in chunks, each usable from its own time on
- * (struct rbs_ss, Quest's replenishment list): the server runs from the
- * chunk at the head, and a chunk it used goes back one period after the
- * time it became usable (algorithms 3-6, 11). A task that blocks, or is preempted, with capacity left splits
- * off what it used (algorithm 12), and one that wakes merges the chunks
- * due before its head would run out (algorithm 13). A chunk's time is
- * when its use began (rbs_ss_start()): each chunk is used in one stretch
- * from its time and comes back a period later, so in no window of T
- * does the task run more than C, whatever delays its start. A task out of capacity is throttled
+ * task queued first (@seq, taken at each wakeup and each replenishment, so
+ * that a server given budget back waits behind those of its period that
+ * are ready). A task's budget is held in chunks, each usable from its own
+ * time on (struct rbs_ss, Quest's replenishment list): the server runs
+ * from the chunk at the head, and a chunk it used goes back one period
+ * after the time it became usable (algorithms 3-6, 11). A task that
+ * blocks, or is preempted, with capacity left splits off what it used
+ * (algorithm 12), and one that wakes merges the chunks due before its head
+ * would run out (algorithm 13). A chunk's time is when its use began
+ * (rbs_ss_start()): each chunk is used in one stretch from its time and
+ * comes back a period later, so in no window of T does the task run more
+ * than C, whatever delays its start. A task out of capacity is throttled
  * until its head chunk's time: an hrtimer per CPU ends its budget, and
  * another replenishes the first throttled task, so no time is overrun
  * beyond the timers' latency, and a CPU whose tasks sleep arms no timer.
  * The replenishment queue holds at most sysctl_sched_rbs_repl_max chunks;
- * a replenishment that does not fit joins the last one, later, rather
- * than be lost or left uncharged.
+ * a replenishment that does not fit joins the last one, later, rather than
+ * be lost or left uncharged.
  *
  * Admission (ms_admit(), __ms_bw_admit()): a reservation goes on the
  * first CPU of its affinity where the classes' and SCHED_DEADLINE's
