@@ -560,9 +560,9 @@ int main(int argc, char **argv)
 		else
 			goto usage;
 	}
-	if (optind < argc && !strcmp(argv[optind], "io"))
+	if (optind < argc && !strcmp(argv[optind], "io")) {
 		io = 1;
-	if (optind < argc && !strcmp(argv[optind], "disk")) {
+	} else if (optind < argc && !strcmp(argv[optind], "disk")) {
 		char name[64] = "";
 
 		io = 1;
@@ -575,10 +575,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("# rbs_overhead disk: the interrupt thread %s\n", name);
-	}
-	else if (optind < argc)
+	} else if (optind < argc) {
 		for (nsizes = 0; optind < argc && nsizes < MAX_SIZES; optind++)
 			sizes[nsizes++] = atoi(argv[optind]);
+	}
 	if (optind < argc && !io)
 		goto usage;
 	for (s = 0; s < nsizes; s++)
