@@ -892,16 +892,15 @@ static void rbs_arm_repl(struct rbs_rq *rrq)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-/*
- * @se, the running server, has no capacity left: it waits for its head
- * chunk. Its replenishment timer is armed by rbs_exhausted().
- */
+/* @se, queued, has no capacity left: it waits for its head chunk. */
 static void rbs_throttle(struct rbs_rq *rrq, struct sched_rbs_entity *se)
 {
 	rbs_erase(rrq, se);
 	se->throttled = 1;
 	se->nr_exhausted++;
 	rbs_insert(rrq, se);
+	if (rbs_first(&rrq->throttled) == se)
+		rbs_arm_repl(rrq);
 	trace_rbs_throttle(rbs_task_of(se), rq_clock(rrq->rq), rbs_next_time(se));
 }
 
@@ -981,23 +980,6 @@ void ms_wakeup_below(struct rq *rq)
 }
 
 static void rbs_arm_budget(struct rq *rq, struct sched_rbs_entity *se);
-
-/*
- * @se, the running server, is throttled: it goes on in the background,
- * with its replenishment timer armed now, or leaves the CPU. What it runs
- * until the switch is charged and delays its head chunk, so its timer is
- * armed then, by put_prev_task_rbs(): arming it here too would program
- * the CPU's timer twice a period for nothing.
- */
-static void rbs_exhausted(struct rq *rq, struct sched_rbs_entity *se)
-{
-	struct rbs_rq *rrq = rbs_rq_of(rq);
-
-	if (!rbs_bg_start(rq, se))
-		resched_curr(rq);
-	else if (rbs_first(&rrq->throttled) == se)
-		rbs_arm_repl(rrq);
-}
 
 /*
  * Throttled tasks whose head chunk is due by @now may run again. One that
@@ -1118,14 +1100,18 @@ static void update_curr_rbs(struct rq *rq)
 		rbs_erase(rrq, se);
 		rbs_charge(se, delta, now);
 		rbs_insert(rrq, se);
-		rbs_exhausted(rq, se);
+		if (rbs_first(&rrq->throttled) == se)
+			rbs_arm_repl(rrq);
+		if (!rbs_bg_start(rq, se))
+			resched_curr(rq);
 		return;
 	}
 	rbs_charge(se, delta, now);
 	rbs_io_update(se, now);
 	if (rbs_capacity(se, now) <= 0) {
 		rbs_throttle(rrq, se);
-		rbs_exhausted(rq, se);
+		if (!rbs_bg_start(rq, se))
+			resched_curr(rq);
 		return;
 	}
 	/* it goes on, maybe into a chunk that came due meanwhile */
@@ -1524,10 +1510,6 @@ static void put_prev_task_rbs(struct rq *rq, struct task_struct *p,
 
 	update_curr_rbs(rq);
 	ms_update_util(rq, true);
-	/* charged to the switch: a throttled server's head chunk is final */
-	if (se->on_rq && se->throttled &&
-	    rbs_first(&rbs_rq_of(rq)->throttled) == se)
-		rbs_arm_repl(rbs_rq_of(rq));
 	/* another member of its reservation: the server goes on running */
 	if (se->shared && next && next != p &&
 	    next->sched_class == &rbs_sched_class && rbs_srv(next) == se)
