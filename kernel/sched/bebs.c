@@ -1049,8 +1049,6 @@ static void set_next_task_bebs(struct rq *rq, struct task_struct *p, bool first)
 	/* where its slice starts, for bebs_keep() */
 	p->se.prev_sum_exec_runtime = p->se.sum_exec_runtime;
 	bebs_arm_budget(rq, bebs_se(p));
-	if (first)
-		ms_queue_push(&bebs_balancer, rq);
 }
 
 static void task_tick_bebs(struct rq *rq, struct task_struct *p, int queued)
@@ -1180,7 +1178,7 @@ static void init_bebs_rq(struct rq *rq, int cpu)
 	brq->expired = RB_ROOT_CACHED;
 	brq->throttled = RB_ROOT_CACHED;
 	brq->u_be = BW_UNIT;
-	brq->balance.overloaded = bebs_balancer.overloaded;
+	ms_balance_init(&brq->balance, &bebs_balancer);
 	hrtimer_init(&brq->budget_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	brq->budget_timer.function = bebs_budget_timer;
 	hrtimer_init(&brq->release_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);

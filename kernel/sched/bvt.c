@@ -1149,10 +1149,8 @@ static void set_next_task_bvt(struct rq *rq, struct task_struct *p, bool first)
 	if (se->level == BVT_LEVEL_BE)
 		bvt_set_curr(&bvt_rq->level[BVT_LEVEL_RE], &bvt_rq->be);
 	bvt_arm_warp_timer(rq, p);
-	if (first) {
+	if (first)
 		bvt_rq->skip_c = false;
-		ms_queue_push(&bvt_balancer, rq);
-	}
 	bvt_hrtick(rq, p);
 }
 
@@ -1367,7 +1365,7 @@ static void bvt_init_rq(struct rq *rq, int cpu)
 	int level;
 
 	bvt_rq->rq = rq;
-	bvt_rq->balance.overloaded = bvt_balancer.overloaded;
+	ms_balance_init(&bvt_rq->balance, &bvt_balancer);
 	for (level = BVT_LEVEL_RE; level <= BVT_LEVEL_BE; level++)
 		bvt_rq->level[level].evt_tree = RB_ROOT_CACHED;
 	bvt_rq->be.group = 1;

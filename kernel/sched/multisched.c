@@ -1589,12 +1589,11 @@ void ms_proc_s64(struct seq_file *m, const char *name, s64 v)
  * is lower by at least its own weight, so that small differences do not
  * bounce tasks between caches. Every MS_BALANCE_MS a CPU with two or more
  * tasks of the class checks, from its tick, whether a queued task weighs
- * less than the gap to the lightest CPU; if so, the next switch to a task
- * of the class queues a push that moves such tasks, heaviest first, while
- * each move narrows the gap. A CPU whose last task of the class left pulls
- * one the same way from the heaviest CPU. Loads of other CPUs are read
- * without their locks: they are hints, and a move rechecks them under both
- * locks.
+ * less than the gap to the lightest CPU; if so, an irq_work on that CPU
+ * pushes such tasks, heaviest first, while each move narrows the gap. A
+ * CPU whose last task of the class left pulls one the same way from the
+ * heaviest CPU. Loads of other CPUs are read without their locks: they
+ * are hints, and a move rechecks them under both locks.
  *
  * The work is bounded, as fair's select_idle_sibling() bounds a wakeup's:
  * a waking task looks only within its CPU's last-level cache, and takes
@@ -1812,8 +1811,8 @@ static struct rq *ms_heaviest(const struct ms_balancer *b, struct rq *rq)
 	return best;
 }
 
-/* The class's balance callback: push to the lightest CPU. */
-void ms_push(const struct ms_balancer *b, struct rq *rq)
+/* Push to the lightest CPU; @rq is locked. */
+static void ms_push(const struct ms_balancer *b, struct rq *rq)
 {
 	struct rq *dst = ms_lightest(b, rq);
 	int moved = 0;
@@ -1828,10 +1827,45 @@ void ms_push(const struct ms_balancer *b, struct rq *rq)
 }
 
 /*
- * From the class's tick: if a task here could narrow a gap, have the next
- * switch to a task of the class queue the push (ms_queue_push()). Balance
- * callbacks run before __schedule() drops the rq lock, so the tick cannot
- * queue one itself.
+ * The push ms_trigger_push() found due, on the CPU that found it, as RT
+ * pushes from rto_push_irq_work_func(). It runs before that CPU switches
+ * again, so the task the tick found movable is still queued and not the
+ * one running. A push left to the next switch, as a balance callback,
+ * would find the two tasks of an overloaded CPU swapped: the light one
+ * that could move running, the heavy one that cannot queued, at every
+ * switch, and the gap would never close.
+ */
+static void ms_push_work(struct irq_work *work)
+{
+	struct ms_balance *bal = container_of(work, struct ms_balance,
+					      push_work);
+	struct rq *rq = this_rq();
+
+	raw_spin_rq_lock(rq);
+	if (cpu_active(cpu_of(rq)))
+		ms_push(bal->balancer, rq);
+	raw_spin_rq_unlock(rq);
+}
+
+/**
+ * ms_balance_init - set up a class's balancing state on a runqueue
+ * @bal:	the state, in the class's per-CPU runqueue
+ * @b:		the class's balancer
+ *
+ * From the class's ->init_rq().
+ */
+void ms_balance_init(struct ms_balance *bal, const struct ms_balancer *b)
+{
+	bal->overloaded = b->overloaded;
+	bal->balancer = b;
+	bal->push_work = IRQ_WORK_INIT_HARD(ms_push_work);
+}
+
+/*
+ * From the class's tick, under the rq lock: if a task here could narrow a
+ * gap, queue the push on this CPU (ms_push_work()). The tick cannot push
+ * itself: double_lock_balance() may drop the rq lock the tick holds
+ * pinned.
  */
 void ms_trigger_push(const struct ms_balancer *b, struct rq *rq)
 {
@@ -1849,8 +1883,7 @@ void ms_trigger_push(const struct ms_balancer *b, struct rq *rq)
 	dst_load = ms_load(b, dst);
 	if (dst_load >= load || !b->movable(rq, dst, load - dst_load))
 		return;
-	bal->push = true;
-	resched_curr(rq);
+	irq_work_queue(&bal->push_work);
 }
 
 /* This CPU's last task of the class left: pull one from the heaviest CPU. */
@@ -1864,24 +1897,6 @@ static void ms_pull(const struct ms_balancer *b, struct rq *rq)
 	double_lock_balance(rq, src);
 	ms_move_one(b, src, rq);
 	double_unlock_balance(rq, src);
-}
-
-/*
- * From the class's set_next_task() when a task of the class is picked:
- * queue the push the tick found due, as RT queues its pushes. Not from
- * ->balance(): a lower class's ->balance() runs after it and may drop the
- * rq lock (fair's newidle balancing does), and rq_repin_lock() warns of a
- * balance callback queued across that.
- */
-void ms_queue_push(const struct ms_balancer *b, struct rq *rq)
-{
-	struct ms_balance *bal = ms_bal(b, rq);
-
-	if (!bal->push)
-		return;
-	bal->push = false;
-	queue_balance_callback(rq, per_cpu_ptr(b->push_head, cpu_of(rq)),
-			       b->push);
 }
 
 /*

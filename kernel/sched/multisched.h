@@ -8,6 +8,7 @@
 #ifndef _KERNEL_SCHED_MULTISCHED_H
 #define _KERNEL_SCHED_MULTISCHED_H
 
+#include <linux/irq_work.h>
 #include <linux/math64.h>
 #include <uapi/linux/sched/multisched.h>
 #include <uapi/linux/sched/types.h>
@@ -44,7 +45,8 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
  * @load:	the sum of the weights of its tasks there (BVT weights, VTRR
  *		shares)
  * @nr_running:	the number of its tasks there
- * @push:	the next pick of a task of the class queues a push
+ * @push_work:	the push the tick found due (ms_trigger_push()), run on
+ *		this CPU by ms_push_work()
  * @next_balance: jiffies before which its tick does not look for a push
  * @scan_next:	the CPU outside its last-level cache that balancing from
  *		this runqueue looks at first (ms_balance_scan())
@@ -52,7 +54,9 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
  *		(struct ms_balancer), or NULL where nothing pulls; set once
  *		by ->init_rq(), the count an atomic_t that pulls read
  *		without a lock, as a hint
+ * @balancer:	the class's struct ms_balancer, for @push_work; set once
  *
+ * ms_balance_init() sets up @overloaded, @balancer and @push_work.
  * Protected by the runqueue's lock. Other CPUs read @load and @nr_running
  * without it (placement, pulls), so they change only through
  * ms_balance_account().
@@ -60,10 +64,11 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
 struct ms_balance {
 	u64		load;
 	unsigned int	nr_running;
-	bool		push;
+	struct irq_work	push_work;
 	unsigned long	next_balance;
 	int		scan_next;
 	atomic_t	*overloaded;
+	const struct ms_balancer *balancer;
 };
 
 static inline void ms_balance_account(struct ms_balance *bal, s64 load,
@@ -85,11 +90,10 @@ static inline void ms_balance_account(struct ms_balance *bal, s64 load,
  * @rqs:	its per-CPU struct ms_balance
  * @movable:	the heaviest task of @src, among those it scans, that
  *		ms_can_move() to @dst and weighs less than @gap; or NULL
- * @push_head:	per-CPU balance_callback for @push
- * @push:	the balance callback; calls ms_push()
  * @overloaded:	how many CPUs have two tasks of the class or more: a pull
  *		scans other CPUs only when some have one to give. Each CPU's
- *		struct ms_balance points to it (the class's ->init_rq()).
+ *		struct ms_balance points to it (ms_balance_init() from the
+ *		class's ->init_rq()).
  *
  * DEFINE_MS_BALANCER() defines one with the class's ->select_task_rq()
  * and ->balance().
@@ -98,17 +102,14 @@ struct ms_balancer {
 	const struct sched_class	*class;
 	struct ms_balance __percpu	*rqs;
 	struct task_struct *(*movable)(struct rq *src, struct rq *dst, u64 gap);
-	struct balance_callback __percpu *push_head;
-	void (*push)(struct rq *rq);
 	atomic_t			*overloaded;
 };
 
 bool ms_can_move(struct rq *src, struct rq *dst, struct task_struct *p);
 int ms_select_task_rq(const struct ms_balancer *b, struct task_struct *p,
 		      int cpu, int flags, u64 weight);
-void ms_push(const struct ms_balancer *b, struct rq *rq);
+void ms_balance_init(struct ms_balance *bal, const struct ms_balancer *b);
 void ms_trigger_push(const struct ms_balancer *b, struct rq *rq);
-void ms_queue_push(const struct ms_balancer *b, struct rq *rq);
 int ms_balance(const struct ms_balancer *b, struct rq *rq,
 	       struct task_struct *prev, struct rq_flags *rf);
 
@@ -118,17 +119,12 @@ int ms_balance(const struct ms_balancer *b, struct rq *rq,
  * @weight:	what a task of the class weighs, from its task_struct
  * @movable_fn:	the class's ->movable() scan
  *
- * Also defines the class's push callback and its select_task_rq_@name()
- * and balance_@name() for DEFINE_SCHED_CLASS(@name).
+ * Also defines the class's select_task_rq_@name() and balance_@name() for
+ * DEFINE_SCHED_CLASS(@name).
  */
 #define DEFINE_MS_BALANCER(name, rqs_var, weight, movable_fn)		\
 static const struct ms_balancer name##_balancer;			\
-static DEFINE_PER_CPU(struct balance_callback, name##_push_head);	\
 static atomic_t name##_overloaded;					\
-static void name##_push(struct rq *rq)					\
-{									\
-	ms_push(&name##_balancer, rq);					\
-}									\
 static int select_task_rq_##name(struct task_struct *p, int cpu,	\
 				 int flags)				\
 {									\
@@ -144,8 +140,6 @@ static const struct ms_balancer name##_balancer = {			\
 	.class		= &name##_sched_class,				\
 	.rqs		= &(rqs_var).balance,				\
 	.movable	= movable_fn,					\
-	.push_head	= &name##_push_head,				\
-	.push		= name##_push,					\
 	.overloaded	= &name##_overloaded,				\
 }
 

@@ -773,8 +773,6 @@ static void set_next_task_vtrr(struct rq *rq, struct task_struct *p, bool first)
 	 */
 	if (vtrr_se(p)->on_rq && vrq->curr != vtrr_se(p))
 		vtrr_set_curr(vrq, vtrr_se(p));
-	if (first)
-		ms_queue_push(&vtrr_balancer, rq);
 	vtrr_hrtick(rq, p);
 }
 
@@ -892,7 +890,7 @@ static void init_vtrr_rq(struct rq *rq, int cpu)
 	struct vtrr_rq *vrq = per_cpu_ptr(&vtrr_rqs, cpu);
 
 	vtrr_init_rq(vrq);
-	vrq->balance.overloaded = vtrr_balancer.overloaded;
+	ms_balance_init(&vrq->balance, &vtrr_balancer);
 	ms_server_init(&vrq->server, rq, vtrr_server_pick);
 }
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bvt_spread [-p bvt|vtrr|bebs] [-t SECS] [-e POINTS] [-H] W1 W2 ...
+ * bvt_spread [-p bvt|vtrr|bebs] [-t SECS] [-e POINTS] [-c CPUS] [-H] W1 W2 ...
  *
  * Weighted load balancing of SCHED_BVT (or, with -p vtrr, SCHED_VTRR,
  * weights being shares; with -p bebs, SCHED_BEBS, weights being
  * importance) across CPUs: one CPU-bound child per weight, all pinned
- * to CPU 0 at first. After a
+ * to CPU 0 at first, or with -c to the CPUs of a comma-separated list,
+ * one per child (children beyond the list on CPU 0). After a
  * second every child's affinity is widened to all CPUs; after 2 s more
  * for the balancer to spread them, each child's CPU time over SECS
  * seconds (default 4), as a share of one CPU's wall time, is compared
@@ -190,14 +191,20 @@ int main(int argc, char **argv)
 	int secs = 4, hotplug = 0, n = 0, i, opt, fd[2], ready = 0, bad = 0;
 	int policy = SCHED_BVT;
 	unsigned int w[MAX_HOGS];
+	int start[MAX_HOGS] = { 0 }, nstart = 0;
 	double tol = 10.0;
-	char c;
+	char c, *tok;
 
-	while ((opt = getopt(argc, argv, "p:t:e:H")) != -1) {
+	while ((opt = getopt(argc, argv, "p:t:e:c:H")) != -1) {
 		switch (opt) {
 		case 't': secs = atoi(optarg); break;
 		case 'e': tol = atof(optarg); break;
 		case 'H': hotplug = 1; break;
+		case 'c':
+			for (tok = strtok(optarg, ","); tok && nstart < MAX_HOGS;
+			     tok = strtok(NULL, ","))
+				start[nstart++] = atoi(tok);
+			break;
 		case 'p':
 			policy = !strcmp(optarg, "vtrr") ? SCHED_VTRR :
 				 !strcmp(optarg, "bebs") ? SCHED_BEBS : SCHED_BVT;
@@ -230,7 +237,8 @@ int main(int argc, char **argv)
 		}
 		if (!pid[nr_pids]) {
 			close(fd[0]);
-			ms_hog(fd[1], 0, policy, w[i], 0, "bvt_spread");
+			ms_hog(fd[1], start[i], policy, w[i], 0,
+			       "bvt_spread");
 		}
 		nr_pids++;
 	}

@@ -842,6 +842,11 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# load balancing: whole threads, by weight, across CPUs and hotplug
 	measure "bvt: weights 3 1 1 1 started on CPU 0 spread over two CPUs as 100/33/33/33% (10 points)" \
 		$T/bvt_spread 3 1 1 1
+	# 2 and 1 on CPU 0, 1 on CPU 1: only the thread of weight 1 narrows
+	# the gap, and the tick finds it queued while the other runs; a push
+	# left to the next switch would find them swapped, every time
+	measure "bvt: weights 2 and 1 started on CPU 0 and 1 on CPU 1 even out as 100/50/50% (10 points): the tick pushes the light thread while the heavy one runs" \
+		$T/bvt_spread -c 0,0,1 2 1 1
 	measure "bvt: weights 2 1 1 get 100/50/50%, 50/25/25% with CPU 1 offline, and 100/50/50% again once it is back (10 points)" \
 		$T/bvt_spread -H 2 1 1
 	check "bvt: CPU 1 is online after the hotplug test" \
@@ -1049,6 +1054,8 @@ if grep -qw vtrr /proc/sys/kernel/sched_ms_classes; then
 	# figure 3 (vtrr_overhead) runs in a boot of its own: overhead.sh
 	measure "vtrr: shares 3 1 1 1 started on CPU 0 spread over two CPUs as 100/33/33/33% (10 points)" \
 		$T/bvt_spread -p vtrr 3 1 1 1
+	measure "vtrr: shares 2 and 1 started on CPU 0 and 1 on CPU 1 even out as 100/50/50% (10 points): the tick pushes the small client while the large one runs" \
+		$T/bvt_spread -p vtrr -c 0,0,1 2 1 1
 	measure "vtrr: shares 2 1 1 get 100/50/50%, 50/25/25% with CPU 1 offline, and 100/50/50% again once it is back (10 points)" \
 		$T/bvt_spread -p vtrr -H 2 1 1
 	check "vtrr: CPU 1 is online after the hotplug test" \
@@ -1155,6 +1162,8 @@ if grep -qw bebs /proc/sys/kernel/sched_ms_classes; then
 		       echo 200000000 > $f'
 	measure "bebs: importance 3 1 1 1 started on CPU 0 spread over two CPUs as 100/33/33/33% (10 points)" \
 		$T/bvt_spread -p bebs 3 1 1 1
+	measure "bebs: importance 2 and 1 started on CPU 0 and 1 on CPU 1 even out as 100/50/50% (10 points)" \
+		$T/bvt_spread -p bebs -c 0,0,1 2 1 1
 fi
 
 # --- SCHED_RBS: reservations (the traced experiments run in the rbs-figs
