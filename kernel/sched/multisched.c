@@ -1746,9 +1746,13 @@ static void ms_balance_scan(const struct ms_balancer *b, struct rq *rq,
 	__cpumask_clear_cpu(cpu, mask);
 }
 
-/* Both runqueues are locked. */
+/*
+ * Both runqueues are locked. @noclock: their clocks were updated since
+ * they were locked, by an earlier move (fair's detach_tasks() and
+ * attach_tasks() update each clock once).
+ */
 static bool ms_move_one(const struct ms_balancer *b, struct rq *src,
-			struct rq *dst)
+			struct rq *dst, bool noclock)
 {
 	u64 src_load = ms_load(b, src), dst_load = ms_load(b, dst);
 	struct task_struct *p;
@@ -1758,9 +1762,9 @@ static bool ms_move_one(const struct ms_balancer *b, struct rq *src,
 	p = b->movable(src, dst, src_load - dst_load);
 	if (!p)
 		return false;
-	deactivate_task(src, p, 0);
+	deactivate_task(src, p, noclock ? DEQUEUE_NOCLOCK : 0);
 	set_task_cpu(p, cpu_of(dst));
-	activate_task(dst, p, 0);
+	activate_task(dst, p, noclock ? ENQUEUE_NOCLOCK : 0);
 	wakeup_preempt(dst, p, 0);
 	return true;
 }
@@ -1811,26 +1815,27 @@ static struct rq *ms_heaviest(const struct ms_balancer *b, struct rq *rq)
 	return best;
 }
 
-/* Push to the lightest CPU; @rq is locked. */
-static void ms_push(const struct ms_balancer *b, struct rq *rq)
+/* Push from @rq, locked, to @dst while each move narrows the gap. */
+static void ms_push(const struct ms_balancer *b, struct rq *rq, struct rq *dst)
 {
-	struct rq *dst = ms_lightest(b, rq);
 	int moved = 0;
 
-	if (!dst)
-		return;
 	double_lock_balance(rq, dst);
 	if (cpu_active(cpu_of(dst)))
-		while (moved < MS_BALANCE_MOVES && ms_move_one(b, rq, dst))
+		while (moved < MS_BALANCE_MOVES &&
+		       ms_move_one(b, rq, dst, moved))
 			moved++;
 	double_unlock_balance(rq, dst);
 }
 
 /*
- * The push ms_trigger_push() found due, on the CPU that found it, as RT
- * pushes from rto_push_irq_work_func(). It runs before that CPU switches
- * again, so the task the tick found movable is still queued and not the
- * one running. A push left to the next switch, as a balance callback,
+ * The push ms_trigger_push() found due, on the CPU whose tick found it,
+ * to the CPU it found, as RT pushes from rto_push_irq_work_func(). Where
+ * the architecture raises an interrupt for irq_work (x86 does), it runs
+ * before that CPU switches again, so the task the tick found movable is
+ * still queued and not the one running; elsewhere it runs from the next
+ * tick, and a push that finds nothing to move is looked for again at a
+ * later one. A push left to the next switch, as a balance callback,
  * would find the two tasks of an overloaded CPU swapped: the light one
  * that could move running, the heavy one that cannot queued, at every
  * switch, and the gap would never close.
@@ -1843,7 +1848,7 @@ static void ms_push_work(struct irq_work *work)
 
 	raw_spin_rq_lock(rq);
 	if (cpu_active(cpu_of(rq)))
-		ms_push(bal->balancer, rq);
+		ms_push(bal->balancer, rq, cpu_rq(bal->push_cpu));
 	raw_spin_rq_unlock(rq);
 }
 
@@ -1863,7 +1868,8 @@ void ms_balance_init(struct ms_balance *bal, const struct ms_balancer *b)
 
 /*
  * From the class's tick, under the rq lock: if a task here could narrow a
- * gap, queue the push on this CPU (ms_push_work()). The tick cannot push
+ * gap, queue the push to the CPU found on @rq's CPU (ms_push_work()),
+ * which sched_tick_remote() may not be running on. The tick cannot push
  * itself: double_lock_balance() may drop the rq lock the tick holds
  * pinned.
  */
@@ -1883,7 +1889,8 @@ void ms_trigger_push(const struct ms_balancer *b, struct rq *rq)
 	dst_load = ms_load(b, dst);
 	if (dst_load >= load || !b->movable(rq, dst, load - dst_load))
 		return;
-	irq_work_queue(&bal->push_work);
+	bal->push_cpu = cpu_of(dst);
+	irq_work_queue_on(&bal->push_work, cpu_of(rq));
 }
 
 /* This CPU's last task of the class left: pull one from the heaviest CPU. */
@@ -1895,7 +1902,7 @@ static void ms_pull(const struct ms_balancer *b, struct rq *rq)
 	if (!src)
 		return;
 	double_lock_balance(rq, src);
-	ms_move_one(b, src, rq);
+	ms_move_one(b, src, rq, false);
 	double_unlock_balance(rq, src);
 }
 

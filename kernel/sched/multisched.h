@@ -15,7 +15,6 @@
 
 struct rq;
 struct rq_flags;
-struct balance_callback;
 struct cpumask;
 struct ctl_table;
 struct seq_file;
@@ -47,6 +46,7 @@ static inline bool ms_attr_has_params(const struct sched_attr *attr)
  * @nr_running:	the number of its tasks there
  * @push_work:	the push the tick found due (ms_trigger_push()), run on
  *		this CPU by ms_push_work()
+ * @push_cpu:	the CPU it pushes to
  * @next_balance: jiffies before which its tick does not look for a push
  * @scan_next:	the CPU outside its last-level cache that balancing from
  *		this runqueue looks at first (ms_balance_scan())
@@ -65,6 +65,7 @@ struct ms_balance {
 	u64		load;
 	unsigned int	nr_running;
 	struct irq_work	push_work;
+	int		push_cpu;
 	unsigned long	next_balance;
 	int		scan_next;
 	atomic_t	*overloaded;
