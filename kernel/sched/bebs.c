@@ -1244,7 +1244,8 @@ static int bebs_validate(const struct sched_attr *attr)
 }
 
 /* A periodic task reserves its density C / D: EDF's sufficient test. */
-static u64 bebs_bandwidth(const struct sched_attr *attr)
+static u64 bebs_bandwidth(struct task_struct *p,
+			  const struct sched_attr *attr)
 {
 	if (!(attr->sched_ms_flags & MS_FLAG_BEBS_PERIODIC))
 		return 0;

@@ -214,6 +214,10 @@ int ms_check_attr(struct task_struct *p, const struct sched_attr *attr,
 	if (!ret && policy == SCHED_RBS &&
 	    (attr->sched_ms_flags & MS_FLAG_RBS_SHARED))
 		ret = rbs_resv_reserve();
+	/* and the feedback controller's state is made ready for the task */
+	if (!ret && policy == SCHED_RBS &&
+	    (attr->sched_ms_flags & MS_FLAG_RBS_FEEDBACK))
+		ret = rbs_ctl_prepare(p);
 #endif
 	return ret;
 }
@@ -276,6 +280,10 @@ void ms_setparams(struct task_struct *p, int policy,
 	ms->runtime = attr->sched_runtime;
 	ms->deadline = attr->sched_deadline;
 	ms->period = attr->sched_period;
+#ifdef CONFIG_SCHED_RBS
+	if (policy == SCHED_RBS && (attr->sched_ms_flags & MS_FLAG_RBS_FEEDBACK))
+		rbs_ctl_setparams(p, attr);
+#endif
 	trace_ms_setattr(p, policy);
 }
 
@@ -363,7 +371,7 @@ void ms_fork(struct task_struct *p)
 	 */
 	ms_getparams(p, &attr);
 	if (c && c->bandwidth &&
-	    (c->bandwidth(&attr) || (p->ms.flags & c->reservation_flags))) {
+	    (c->bandwidth(p, &attr) || (p->ms.flags & c->reservation_flags))) {
 		p->ms.flags &= ~c->reservation_flags;
 		p->ms.runtime = 0;
 		p->ms.deadline = 0;
@@ -722,6 +730,42 @@ int __ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw, bool old_rm,
 	return ret;
 }
 
+/**
+ * ms_bw_room - what some of a CPU's RBS reservations may hold together
+ * @cpu:	the CPU
+ * @mine:	what they hold now
+ *
+ * For the feedback controller, which resizes the reservations it sets
+ * while the others on @cpu stay: the bandwidth those may grow or shrink
+ * to, together, before __ms_bw_admit() would refuse, under the limit of
+ * all reservations and the rate-monotonic bound of the CPU's RBS
+ * reservations as many as they are now (ms_rm_fits()). A snapshot under
+ * the CPU's admission lock; an admission after it may take some of it.
+ *
+ * Return: the room, 0 when the others leave none.
+ */
+u64 ms_bw_room(int cpu, u64 mine)
+{
+	struct ms_bw *b = per_cpu_ptr(&ms_bw, cpu);
+	u64 used, others, cap;
+	struct root_domain *rd;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&b->lock, flags);
+	rcu_read_lock_sched();
+	rd = cpu_rq(cpu)->rd;
+	raw_spin_lock(&rd->dl_bw.lock);
+	used = __ms_bw_dl(rd) + b->used;
+	others = used - min(mine, used);
+	cap = ms_bw_limit();
+	if (b->rm_nr)
+		cap = min(cap, ms_rm_bound(b->rm_nr + (used > b->rm_used)));
+	raw_spin_unlock(&rd->dl_bw.lock);
+	rcu_read_unlock_sched();
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+	return cap > others ? cap - others : 0;
+}
+
 /* __ms_bw_admit() for a reservation that is not rate-monotonic. */
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw)
 {
@@ -857,6 +901,10 @@ int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 	    (policy == SCHED_RBS &&
 	     (attr->sched_ms_flags & (MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN))))
 		return rbs_admit_shared(p, policy, attr);
+	/* its controller state, which the controller dropped meanwhile */
+	if (policy == SCHED_RBS &&
+	    (attr->sched_ms_flags & MS_FLAG_RBS_FEEDBACK) && !p->ms.run.rbs_ctl)
+		return MS_ADMIT_RETRY;
 #endif
 	return ms_admit_own(p, policy, attr);
 }
@@ -880,7 +928,7 @@ int ms_admit_own(struct task_struct *p, int policy,
 
 	c = ms_policy(policy) ? ms_class_of(policy) : NULL;
 	if (c && c->bandwidth)
-		new_bw = c->bandwidth(attr);
+		new_bw = c->bandwidth(p, attr);
 	if (new_bw)
 		rm = c->rm_bound;
 	if (new_bw == run->resv_bw && rm == run->resv_rm)

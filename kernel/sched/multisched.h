@@ -245,8 +245,10 @@ static inline bool ms_own_state(struct task_struct *p, int policy)
  *		CPU with two of its tasks queued must keep its tick
  *		(ms_can_stop_tick()); a class that does it with hrtimers (BEBS)
  *		leaves it false
- * @bandwidth:	the bandwidth @attr reserves, in BW_UNIT parts, 0 for none;
- *		for a class whose tasks may hold reservations (ms_admit())
+ * @bandwidth:	the bandwidth @attr reserves for task @p, in BW_UNIT parts,
+ *		0 for none; for a class whose tasks may hold reservations
+ *		(ms_admit()); RBS's feedback threads keep what the
+ *		controller gave them
  * @reservation_flags: the flags that ask for a reservation or go with one,
  *		which a child does not inherit
  * @bw_free:	the bandwidth a new or growing reservation of the class must
@@ -300,7 +302,8 @@ struct ms_class {
 	unsigned int (*nr_running)(struct rq *rq);
 	struct ms_balance __percpu	*balance;
 	bool				tick_switches;
-	u64	(*bandwidth)(const struct sched_attr *attr);
+	u64	(*bandwidth)(struct task_struct *p,
+			     const struct sched_attr *attr);
 	u32				reservation_flags;
 	u64	(*bw_free)(void);
 	u64	(*rm_bound)(unsigned int n);
@@ -390,6 +393,15 @@ int rbs_admit_shared(struct task_struct *p, int policy,
 		     const struct sched_attr *attr);
 void rbs_leave(struct task_struct *p);
 void rbs_getparams(struct task_struct *p, struct sched_attr *attr);
+int rbs_ctl_set(struct rq *rq, struct task_struct *p, u64 C, u64 T);
+
+/* The feedback controller (rbs_ctl.c) */
+int rbs_ctl_validate(const struct sched_attr *attr);
+void rbs_ctl_initial(struct task_struct *p, const struct sched_attr *attr,
+		     u64 *C, u64 *T);
+int rbs_ctl_prepare(struct task_struct *p);
+void rbs_ctl_proc_show(struct task_struct *p, struct seq_file *m);
+void rbs_ctl_setparams(struct task_struct *p, const struct sched_attr *attr);
 
 /*
  * try_to_wake_up() wakes @p, in the waker's context, under @p's pi_lock:
@@ -424,6 +436,7 @@ bool ms_period_valid(u64 runtime, u64 period);
 u64 ms_bw_limit(void);
 u64 ms_bw_used(int cpu);
 u64 ms_bw_used_hint(int cpu);
+u64 ms_bw_room(int cpu, u64 mine);
 bool ms_cpu_reserved(int cpu);
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw);
 void ms_bw_move(int from, int to, u64 bw, bool rm);

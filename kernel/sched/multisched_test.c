@@ -20,8 +20,8 @@ static void ms_test_defaults_valid(struct kunit *test)
 
 	/*
 	 * Every class takes all-default fields, but for RBS: a reservation
-	 * needs a budget and a period. Its I/O servers and the feedback
-	 * controller have yet to land: their flags are refused.
+	 * needs a budget and a period, unless the feedback controller sets
+	 * them (MS_FLAG_RBS_FEEDBACK), which it does not for an I/O server.
 	 */
 	for (i = 0; i < ARRAY_SIZE(ms_classes); i++) {
 		int policy = ms_classes[i]->policy;
@@ -31,6 +31,9 @@ static void ms_test_defaults_valid(struct kunit *test)
 				    policy == SCHED_RBS ? -EINVAL : 0,
 				    "policy %d", policy);
 		a.sched_ms_flags = MS_FLAG_RBS_FEEDBACK;
+		if (policy == SCHED_RBS)
+			KUNIT_EXPECT_EQ(test, ms_validate_attr(policy, &a), 0);
+		a.sched_ms_flags = MS_FLAG_RBS_FEEDBACK | MS_FLAG_RBS_IO;
 		if (policy == SCHED_RBS)
 			KUNIT_EXPECT_EQ(test, ms_validate_attr(policy, &a),
 					-EINVAL);

@@ -6,9 +6,10 @@
  * C in every period T, admission-controlled and enforced as a sporadic
  * server, so that in any window of length T the thread runs at most C,
  * and runs C whenever it wants to while the reservations above it leave
- * room. Threads doing I/O are to be served by priority-inheritance
- * bandwidth-preserving servers, and the rbs_ctl feedback controller is to
- * set proportion and period from each thread's measured progress.
+ * room. Threads doing I/O are served by priority-inheritance
+ * bandwidth-preserving servers, and the rbs_ctl feedback controller
+ * (rbs_ctl.c) sets proportion and period from each thread's measured
+ * progress.
  *
  * Paper: D. C. Steere et al., "A feedback-driven proportion allocator for
  * real-rate scheduling", OSDI 1999 (section 3.1, the reservation
@@ -61,8 +62,9 @@
  * server for the threads that join it (MS_FLAG_RBS_JOIN), which take
  * turns, a tick each, while it has budget.
  *
- * Status: the controller (MS_FLAG_RBS_FEEDBACK) is yet to land; its flag
- * is refused with EINVAL.
+ * A thread with MS_FLAG_RBS_FEEDBACK holds the budget and period the
+ * controller gives it (struct sched_ms_run's @ctl_budget, @ctl_period),
+ * changed with rbs_ctl_set() as sched_setattr(2) changes a reservation.
  *
  * Locking: a CPU's struct rbs_rq and the servers queued on it, a task's
  * own or a shared reservation's, are protected by its rq lock, which the
@@ -286,7 +288,7 @@ static inline void rbs_ss_change(struct rbs_ss *ss, u64 budget, u64 period,
 				 u64 now)
 {
 	unsigned int i, j, due;
-	u64 d, x, h;
+	u64 d, x, h, old_T = ss->T;
 
 	WARN_ON_ONCE(!budget);
 	/*
@@ -331,17 +333,26 @@ static inline void rbs_ss_change(struct rbs_ss *ss, u64 budget, u64 period,
 		ss->debt_t = max(ss->debt_t, ss->q[i].t);
 		d -= x;
 	}
-	/*
-	 * It has run more of its head than the new budget: the head keeps
-	 * the new C, and rbs_ss_budget_check() charges the rest as an
-	 * overrun.
-	 */
+	/* It has run more of its head than the new budget: the head keeps the new C */
 	if (d) {
 		ss->q[0].b -= d;
 		if (!due) {
 			ss->debt += d;
 			ss->debt_t = max(ss->debt_t, ss->q[0].t);
 		}
+	}
+	/*
+	 * What it ran of the head beyond that was the old budget's, run in
+	 * the head's window: it is owed until one old period after the
+	 * head's time, not an overrun of the new budget, which would send
+	 * the chunks back usage / C periods (rbs_ss_budget_check()) and
+	 * starve the task for as many after a deep cut. The head is used
+	 * up and comes back a period after its time.
+	 */
+	if (ss->usage > ss->q[0].b) {
+		ss->debt += ss->usage - ss->q[0].b;
+		ss->debt_t = max(ss->debt_t, ss->q[0].t + old_T);
+		ss->usage = ss->q[0].b;
 	}
 	for (i = 0, j = 0; i < ss->len; i++)
 		if (ss->q[i].b)
@@ -648,6 +659,11 @@ static void rbs_params_of(struct task_struct *p, struct rbs_params *pa)
 		*pa = (struct rbs_params){ .C = p->ms.runtime,
 					   .T = p->ms.period,
 					   .flags = p->ms.flags };
+		/* the controller's allocation (rbs_ctl.c) */
+		if (p->ms.flags & MS_FLAG_RBS_FEEDBACK) {
+			pa->C = p->ms.run.ctl_budget;
+			pa->T = p->ms.run.ctl_period;
+		}
 		return;
 	}
 	rbs_resv_params(o, pa);
@@ -1266,7 +1282,7 @@ static void rbs_start(struct sched_rbs_entity *se, struct task_struct *p,
 }
 
 /*
- * sched_setattr(2) (or, to come, the controller) changed the budget or
+ * sched_setattr(2) (or the controller, rbs_ctl_set()) changed the budget or
  * the period: the server goes on with its chunks (rbs_ss_change()), so
  * that a change gives no budget back. Called at the enqueue that follows
  * the change, under the rq lock; admission has been done.
@@ -1792,9 +1808,8 @@ static void rbs_init_rq(struct rq *rq, int cpu)
 
 /*
  * A reservation gives a budget and a period within the limits every
- * reservation has. No warp and no separate deadline; the controller's
- * flag is refused (ms_rbs_class.flags) until it lands; the I/O server's
- * and background mode are taken.
+ * reservation has, or asks the controller for them (rbs_ctl_validate()).
+ * No warp and no separate deadline.
  */
 static int rbs_validate(const struct sched_attr *attr)
 {
@@ -1809,6 +1824,8 @@ static int rbs_validate(const struct sched_attr *attr)
 		return attr->sched_ms_flags != MS_FLAG_RBS_JOIN ||
 		       attr->sched_runtime || attr->sched_period ||
 		       attr->sched_join_tid > PID_MAX_LIMIT ? -EINVAL : 0;
+	if (attr->sched_ms_flags & MS_FLAG_RBS_FEEDBACK)
+		return rbs_ctl_validate(attr);
 	if (!ms_period_valid(attr->sched_runtime, attr->sched_period))
 		return -EINVAL;
 	return 0;
@@ -1819,9 +1836,16 @@ static int rbs_validate(const struct sched_attr *attr)
  * server's U counts as (2 - U) U (Quest, inequality 1), towards the
  * rate-monotonic bound and towards the limit of all reservations alike.
  */
-static u64 rbs_bandwidth(const struct sched_attr *attr)
+static u64 rbs_bandwidth(struct task_struct *p,
+			 const struct sched_attr *attr)
 {
-	u64 u = to_ratio(attr->sched_period, attr->sched_runtime);
+	u64 u, C, T;
+
+	if (attr->sched_ms_flags & MS_FLAG_RBS_FEEDBACK) {
+		rbs_ctl_initial(p, attr, &C, &T);
+		return to_ratio(T, C);
+	}
+	u = to_ratio(attr->sched_period, attr->sched_runtime);
 
 	return attr->sched_ms_flags & MS_FLAG_RBS_IO ? rbs_io_load(u) : u;
 }
@@ -2033,7 +2057,7 @@ static int rbs_part(struct task_struct *p, int policy,
 	u64 bw;
 
 	if (policy == SCHED_RBS) {
-		bw = rbs_bandwidth(attr);
+		bw = rbs_bandwidth(p, attr);
 		raw_spin_lock_irqsave(&o->lock, flags);
 		if (o->nr_members == 1) {
 			ret = __ms_bw_admit(o->cpu, o->bw, bw, 0, true, true);
@@ -2098,7 +2122,7 @@ int rbs_admit_shared(struct task_struct *p, int policy,
 	 * A member changes it, for all of its members; under its lock, as
 	 * another member may be changing it from another CPU.
 	 */
-	bw = rbs_bandwidth(attr);
+	bw = rbs_bandwidth(p, attr);
 	raw_spin_lock_irqsave(&o->lock, flags);
 	if (bw != o->bw)
 		ret = __ms_bw_admit(o->cpu, o->bw, bw, 0, true, true);
@@ -2192,6 +2216,62 @@ static void rbs_proc_show(struct task_struct *p, struct seq_file *m)
 				     BW_UNIT));
 	ms_proc_s64(m, "ms.rbs.reserved_cpu", READ_ONCE(p->ms.run.resv_bw) ?
 		    READ_ONCE(p->ms.run.resv_cpu) : -1);
+	if (READ_ONCE(p->ms.flags) & MS_FLAG_RBS_FEEDBACK)
+		rbs_ctl_proc_show(p, m);
+}
+
+/**
+ * rbs_ctl_set - the feedback controller's change of a reservation
+ * @rq:		@p's runqueue, locked, with @p's pi_lock
+ * @p:		a thread of SCHED_RBS with MS_FLAG_RBS_FEEDBACK
+ * @C:		its new budget, 10 us or more
+ * @T:		its new period, at least @C
+ *
+ * Admits the new proportion on the reservation's CPU as sched_setattr(2)
+ * would (__ms_bw_admit(); a smaller one always fits) and hands it to the
+ * server: at once if it is queued, as a change by sched_setattr(2) at
+ * the enqueue that follows it (rbs_change(): no budget given back), or
+ * at its next enqueue.
+ *
+ * Return: 0, or -EBUSY when the CPU has no room for a larger one, which
+ * then keeps what it had; -ESRCH for a thread that left the controller.
+ */
+int rbs_ctl_set(struct rq *rq, struct task_struct *p, u64 C, u64 T)
+{
+	struct sched_ms_run *run = &p->ms.run;
+	struct sched_rbs_entity *se = rbs_se(p);
+	u64 bw = to_ratio(T, C);
+	struct rbs_params pa;
+	int ret;
+
+	lockdep_assert_held(&p->pi_lock);
+	lockdep_assert_rq_held(rq);
+	if (p->policy != SCHED_RBS || !(p->ms.flags & MS_FLAG_RBS_FEEDBACK) ||
+	    !run->resv_bw || run->rbs_resv || (p->flags & PF_EXITING))
+		return -ESRCH;
+	if (bw != run->resv_bw) {
+		ret = __ms_bw_admit(run->resv_cpu, run->resv_bw, bw, 0, true,
+				    true);
+		if (ret)
+			return ret;
+		WRITE_ONCE(run->resv_bw, bw);
+	}
+	WRITE_ONCE(run->ctl_budget, C);
+	WRITE_ONCE(run->ctl_period, T);
+	if (p->sched_class != &rbs_sched_class || !se->on_rq || !se->started ||
+	    se->server != se)
+		return 0;
+	update_rq_clock(rq);
+	if (task_current(rq, p))
+		update_curr_rbs(rq);
+	rbs_params_of(p, &pa);
+	rbs_resync(rbs_rq_of(rq), se, p, &pa, rq_clock(rq));
+	/* as for a shared server's change: its budget timer is armed anew */
+	if (task_current(rq, p))
+		resched_curr(rq);
+	else
+		rbs_check_preempt(rq, se);
+	return 0;
 }
 
 static u64 rbs_rm_bound(unsigned int n)
@@ -2229,8 +2309,10 @@ const struct ms_class ms_rbs_class = {
 	.ready		= true,
 	.general	= false,
 	.flags		= MS_FLAG_RBS_IO | MS_FLAG_RBS_BACKGROUND |
-			  MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN,
-	.reservation_flags = MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN,
+			  MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN |
+			  MS_FLAG_RBS_FEEDBACK,
+	.reservation_flags = MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN |
+			     MS_FLAG_RBS_FEEDBACK,
 	.nr_running	= rbs_nr_running,
 	.tick_switches	= true,
 	.validate	= rbs_validate,

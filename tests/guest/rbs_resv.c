@@ -258,8 +258,8 @@ static void test_admit(void)
 	      strerror(e));
 	e = rbs_attr(p, 1 * MS, 10 * MS, 5 * MS, 0);
 	CHECK(e == EINVAL, "a deadline is EINVAL (%s)", strerror(e));
-	e = rbs_attr(p, 0, 0, 0, MS_FLAG_RBS_FEEDBACK);
-	CHECK(e == EINVAL, "MS_FLAG_RBS_FEEDBACK, not yet there, is EINVAL (%s)",
+	e = rbs_attr(p, 0, 0, 0, MS_FLAG_RBS_FEEDBACK | MS_FLAG_RBS_IO);
+	CHECK(e == EINVAL, "MS_FLAG_RBS_FEEDBACK on an I/O server is EINVAL (%s)",
 	      strerror(e));
 
 	/* as uid 65534 without capabilities, on itself */

@@ -1203,6 +1203,21 @@ if grep -qw rbs /proc/sys/kernel/sched_ms_classes; then
 		       grep -Eq "ms.rbs.reserved_ppm +: +100000$" /tmp/rbs.show &&
 		       grep -Eq "ms.rbs.budget_ns +: +1000000$" /tmp/rbs.show &&
 		       grep -Eq "ms.rbs.period_ns +: +10000000$" /tmp/rbs.show'
+	# rbs_ctl, the feedback controller (sched-rbs-ctl.rst): bad input and
+	# leaks, two miscellaneous threads at 1:3, figure 6 (a consumer
+	# following its producer), figure 5 (its cost and its timer)
+	$T/rbs_ctl bad || fails=$((fails + 1))
+	$T/rbs_ctl misc || fails=$((fails + 1))
+	$T/rbs_ctl follow || fails=$((fails + 1))
+	$T/rbs_ctl overhead 1 10 20 40 100 || fails=$((fails + 1))
+	check "rbs_ctl: schedctl --feedback --consumer 0 runs a command as a real-rate thread whose stdin pipe is its metric" \
+		sh -c 'echo | schedctl -c rbs --feedback --consumer 0 -- sh -c "schedctl -p \$\$" > /tmp/rbsctl.show &&
+		       grep -q "feedback" /tmp/rbsctl.show &&
+		       grep -Eq "ms.rbs_ctl.kind +: real-rate$" /tmp/rbsctl.show &&
+		       grep -Eq "ms.rbs_ctl.metrics +: +1$" /tmp/rbsctl.show'
+	expect_fail "rbs_ctl: schedctl refuses --consumer of a regular file and says why" \
+		1 "not a pipe, FIFO or socket" \
+		schedctl -c rbs --feedback --consumer 0 -- true < /proc/version
 	# cpu1 holds about 20% (the servers' share): 70% more fits under the
 	# 95% limit but not under the bound for two tasks, 82.8%
 	expect_fail "rbs: schedctl explains an EBUSY of the rate-monotonic bound" \

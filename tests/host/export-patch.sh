@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # scripts/export-patch output applies with patch -p1 to a fresh unpack of
-# the 6.12 source and builds there: kernel/sched/, kernel/signal.o and the
-# uapi headers, with W=1 and sparse (C=1), and no warning in the files
-# multisched adds or edits.
+# the 6.12 source and builds there: kernel/sched/, kernel/signal.o,
+# kernel/sys.o (the prctl) and the uapi headers, with W=1 and sparse
+# (C=1), and no warning in the files multisched adds or edits.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
@@ -25,7 +25,7 @@ fi
 cp "$MS_KSRC/.config" "$tree/.config"
 log=$MS_BUILD/export-test.log
 if make -C "$tree" -s olddefconfig >"$log" 2>&1 &&
-   make -C "$tree" -j"$MS_JOBS" W=1 C=1 kernel/sched/ kernel/signal.o >>"$log" 2>&1 &&
+   make -C "$tree" -j"$MS_JOBS" W=1 C=1 kernel/sched/ kernel/signal.o kernel/sys.o >>"$log" 2>&1 &&
    make -C "$tree" -s headers_install INSTALL_HDR_PATH="$tree/usr-hdr" >>"$log" 2>&1; then
 	echo "ok - export-patch: kernel/sched/ and the uapi headers build in the pristine tree"
 else
@@ -74,7 +74,7 @@ for line in open(sys.argv[2], errors="replace"):
 PY
 )
 # sparse must really have looked at the new files.
-for f in multisched.c bvt.c vtrr.c bebs.c rbs.c; do
+for f in multisched.c bvt.c vtrr.c bebs.c rbs.c rbs_ctl.c; do
 	grep -q "CHECK *kernel/sched/$f" "$log" ||
 		warn="$warn${warn:+
 }sparse did not check kernel/sched/$f"

@@ -25,12 +25,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <linux/sched/types.h>
 #include <linux/sched/multisched.h>
+
+/* prctl(2) of the RBS feedback controller, if the C library's headers lack it */
+#ifndef PR_SCHED_RBS_CTL
+#define PR_SCHED_RBS_CTL	0x52425343
+#define PR_RBS_CTL_ADD		0
+#define PR_RBS_CTL_CONSUMER	0
+#define PR_RBS_CTL_PRODUCER	1
+#endif
 
 #ifndef SCHED_ATTR_SIZE_VER3
 #error "HDR must hold the multisched uapi headers (no SCHED_ATTR_SIZE_VER3)"
@@ -236,7 +245,9 @@ static void print_help(void)
 	      "      --overrun         bebs: SIGXCPU when a periodic job overruns\n"
 	      "      --io-server       rbs: priority-inheritance I/O server, at the\n"
 	      "                        period of the reservation that wakes it\n"
-	      "      --feedback        rbs: rbs_ctl sets proportion and period (not yet)\n"
+	      "      --feedback        rbs: rbs_ctl sets proportion and period; with\n"
+	      "                        no budget and period from progress metrics, or\n"
+	      "                        from what it uses (see --consumer)\n"
 	      "      --background      rbs: run out of budget while the CPU is idle\n"
 	      "      --shared          rbs: a reservation other threads may join\n"
 	      "      --flags LIST      the class flags are exactly LIST, names of the\n"
@@ -245,6 +256,10 @@ static void print_help(void)
 	      "      --budget TIME|N%  runtime per period (bebs, rbs, deadline);\n"
 	      "                        N% is that share of --period\n"
 	      "  -P, --period TIME     period (bebs, rbs, deadline)\n"
+	      "      --consumer FD     rbs --feedback: COMMAND reads the pipe, FIFO or\n"
+	      "                        socket FD it inherits; its fill level is a\n"
+	      "                        progress metric (at most four of these two)\n"
+	      "      --producer FD     rbs --feedback: COMMAND writes FD\n"
 	      "      --join TID        rbs: join the shared reservation of thread TID\n"
 	      "                        (its budget and period; no other rbs option)\n"
 	      "      --deadline TIME   relative deadline (deadline; default: --period)\n"
@@ -1349,7 +1364,7 @@ static void explain_einval(const struct policy *pol)
 		    fmt_time(a, sizeof(a), MS_RUNTIME_MIN),
 		    fmt_time(b, sizeof(b), MS_PERIOD_MIN),
 		    fmt_time(c, sizeof(c), MS_PERIOD_MAX),
-		    "no deadline; no flag but io-server, background and shared (feedback is not in this kernel yet); --join takes none of them");
+		    "no deadline; feedback takes no period without a budget, a budget over the controller's period without one, nor io-server or shared; --join takes no other flag");
 		break;
 	}
 }
@@ -1848,6 +1863,8 @@ enum {
 	OPT_OVERRUN,
 	OPT_IO_SERVER,
 	OPT_FEEDBACK,
+	OPT_CONSUMER,
+	OPT_PRODUCER,
 	OPT_BACKGROUND,
 	OPT_SHARED,
 	OPT_JOIN,
@@ -1874,6 +1891,8 @@ static const struct option long_options[] = {
 	{ "overrun",		no_argument,		NULL, OPT_OVERRUN },
 	{ "io-server",		no_argument,		NULL, OPT_IO_SERVER },
 	{ "feedback",		no_argument,		NULL, OPT_FEEDBACK },
+	{ "consumer",		required_argument,	NULL, OPT_CONSUMER },
+	{ "producer",		required_argument,	NULL, OPT_PRODUCER },
 	{ "background",		no_argument,		NULL, OPT_BACKGROUND },
 	{ "shared",		no_argument,		NULL, OPT_SHARED },
 	{ "join",		required_argument,	NULL, OPT_JOIN },
@@ -1899,6 +1918,48 @@ static const struct option long_options[] = {
 #define MSG_CHRT_D	"-d is not --deadline: in chrt(1) it chooses SCHED_DEADLINE; use -c deadline for that, or --deadline TIME"
 #define MSG_JSON	"--json goes with showing (-p without -c), --list and --list-tasks"
 
+/* --consumer and --producer: the RBS feedback controller's metrics */
+#define MAX_METRICS	4
+
+struct metric {
+	int	fd;
+	int	role;	/* PR_RBS_CTL_CONSUMER or PR_RBS_CTL_PRODUCER */
+};
+
+/*
+ * Register the descriptors COMMAND inherits as progress metrics of the
+ * thread that is about to become it, in the class already.
+ */
+static int register_metrics(const struct metric *m, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!prctl(PR_SCHED_RBS_CTL, PR_RBS_CTL_ADD, m[i].fd, m[i].role,
+			   0))
+			continue;
+		switch (errno) {
+		case EBADF:
+			msg("cannot use fd %d as a progress metric: it is not open",
+			    m[i].fd);
+			break;
+		case EINVAL:
+			msg("cannot use fd %d as a progress metric: not a pipe, FIFO or socket, or this kernel has no rbs_ctl",
+			    m[i].fd);
+			break;
+		case EEXIST:
+			msg("cannot use fd %d as a progress metric: its file is registered already",
+			    m[i].fd);
+			break;
+		default:
+			msg("cannot use fd %d as a progress metric: %s",
+			    m[i].fd, strerror(errno));
+		}
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct request req = { .pol = NULL };
@@ -1906,9 +1967,10 @@ int main(int argc, char **argv)
 	const struct policy *filter = NULL;
 	const char *budget_arg = NULL, *tasks_class = NULL;
 	bool all = false, list = false, list_tasks_opt = false;
+	struct metric metrics[MAX_METRICS];
 	bool params = false;
+	int c, ret, nmetrics = 0;
 	size_t i;
-	int c, ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:c:w:P:Rp:alvhVbd",
@@ -1971,6 +2033,19 @@ int main(int argc, char **argv)
 		case OPT_IO_SERVER:
 			req.add_flags |= MS_FLAG_RBS_IO;
 			params = true;
+			break;
+		case OPT_CONSUMER:
+		case OPT_PRODUCER:
+			if (nmetrics == MAX_METRICS)
+				usage_error("at most %d --consumer and --producer",
+					    MAX_METRICS);
+			metrics[nmetrics].fd = parse_int(c == OPT_CONSUMER ?
+							 "--consumer" :
+							 "--producer",
+							 optarg, 0, INT_MAX);
+			metrics[nmetrics++].role = c == OPT_CONSUMER ?
+						   PR_RBS_CTL_CONSUMER :
+						   PR_RBS_CTL_PRODUCER;
 			break;
 		case OPT_FEEDBACK:
 			req.add_flags |= MS_FLAG_RBS_FEEDBACK;
@@ -2081,6 +2156,10 @@ int main(int argc, char **argv)
 	}
 	if (npids && optind < argc)
 		usage_error("give either -p PID or a COMMAND, not both");
+	if (nmetrics && (npids || !req.pol || req.pol->kind != K_RBS ||
+			 !((req.add_flags | attr->sched_ms_flags) &
+			   MS_FLAG_RBS_FEEDBACK)))
+		usage_error("--consumer and --producer need -c rbs --feedback and a COMMAND");
 	if (!npids && optind == argc)
 		usage_error("no COMMAND and no -p PID given");
 	if (all && !npids)
@@ -2118,6 +2197,8 @@ int main(int argc, char **argv)
 	}
 
 	if (set_task(getpid(), getpid(), &req, false))
+		return 1;
+	if (register_metrics(metrics, nmetrics))
 		return 1;
 	fflush(stdout);
 	execvp(argv[optind], argv + optind);

@@ -7,6 +7,7 @@
 #include <linux/types.h>
 
 struct rbs_resv;
+struct rbs_ctl;
 
 #ifdef CONFIG_SCHED_BVT
 /*
@@ -284,6 +285,17 @@ struct sched_ms_entity {
 		 */
 		u64			rbs_away_bw;
 		s32			rbs_away_cpu;
+		/*
+		 * RBS, a thread the feedback controller sets
+		 * (MS_FLAG_RBS_FEEDBACK): its controller state
+		 * (kernel/sched/rbs_ctl.c), attached before it enters and
+		 * detached by the controller, under the pi_lock; and the
+		 * budget and period it holds, under the rq lock and
+		 * pi_lock, read locklessly by the controller.
+		 */
+		struct rbs_ctl		*rbs_ctl;
+		u64			ctl_budget;
+		u64			ctl_period;
 		union sched_ms_state	state;
 		/*
 		 * The task work (ms_queue_work()) that moves a task to its
@@ -302,6 +314,18 @@ struct sched_ms_entity {
 void ms_signal_handler(bool enter);
 #else
 static inline void ms_signal_handler(bool enter) { }
+#endif
+
+/* prctl(PR_SCHED_RBS_CTL): the RBS feedback controller's metrics */
+#ifdef CONFIG_SCHED_RBS
+int rbs_ctl_prctl(unsigned long op, unsigned long arg3, unsigned long arg4,
+		  unsigned long arg5);
+#else
+static inline int rbs_ctl_prctl(unsigned long op, unsigned long arg3,
+				unsigned long arg4, unsigned long arg5)
+{
+	return -EINVAL;
+}
 #endif
 
 #endif /* _LINUX_SCHED_MULTISCHED_H */

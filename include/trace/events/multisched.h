@@ -321,6 +321,40 @@ TRACE_EVENT(rbs_change,
 );
 
 /*
+ * rbs_ctl - the feedback controller's decision for thread @p at a step:
+ * its kind (0 real-time, 1 aperiodic real-time, 2 real-rate, 3
+ * miscellaneous), its pressure F and the PID's output Q (ppm, of a full
+ * buffer and of the CPU), the allocation it wants and the one it gets
+ * after squishing (ppm of the CPU), the period (ns), and the result of
+ * the change (0, or -EBUSY when the CPU had no room for it)
+ */
+TRACE_EVENT(rbs_ctl,
+	    TP_PROTO(struct task_struct *p, int kind, s64 pressure, s64 q,
+		     s64 want, s64 alloc, u64 period, int ret),
+	    TP_ARGS(p, kind, pressure, q, want, alloc, period, ret),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(int, kind)
+			     __field(s64, pressure)
+			     __field(s64, q)
+			     __field(s64, want)
+			     __field(s64, alloc)
+			     __field(u64, period)
+			     __field(int, ret)),
+	    TP_fast_assign(__entry->pid = p->pid;
+			   __entry->kind = kind;
+			   __entry->pressure = pressure;
+			   __entry->q = q;
+			   __entry->want = want;
+			   __entry->alloc = alloc;
+			   __entry->period = period;
+			   __entry->ret = ret),
+	    TP_printk("pid=%d kind=%d pressure=%lld q=%lld want=%lld alloc=%lld period=%llu ret=%d",
+		      __entry->pid, __entry->kind, __entry->pressure,
+		      __entry->q, __entry->want, __entry->alloc,
+		      __entry->period, __entry->ret)
+);
+
+/*
  * rbs_background - a throttled RBS reservation with MS_FLAG_RBS_BACKGROUND
  * starts (@on) or stops running on an otherwise idle CPU
  */

@@ -16,6 +16,12 @@
  * BEBS and RBS take their budget and period from sched_runtime and
  * sched_period, in nanoseconds, as SCHED_DEADLINE does.
  *
+ * An RBS thread with MS_FLAG_RBS_FEEDBACK has its budget and period set by
+ * the feedback controller rbs_ctl from its progress, which it reports by
+ * registering pipes and sockets with prctl(PR_SCHED_RBS_CTL)
+ * (<linux/prctl.h>); it gives no budget and period, a budget alone (a
+ * proportion of the controller's default period), or both (held as given).
+ *
  * An RBS reservation made with MS_FLAG_RBS_SHARED may be joined by other
  * threads: sched_setattr(2) with SCHED_RBS, MS_FLAG_RBS_JOIN, no budget
  * or period, and in the SCHED_ATTR_SIZE_VER3 field sched_join_tid a

@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbs_ctl: the RBS feedback controller, in the guest.
+ *
+ *   rbs_ctl bad        bad input to prctl(PR_SCHED_RBS_CTL), the flag and
+ *                      the sysctls; no registration left behind by a thread
+ *                      that exits, closes its file or loses its peer
+ *   rbs_ctl follow     figure 6: a producer in a fixed reservation and a
+ *                      consumer the controller sets, joined by a pipe; the
+ *                      producer doubles its rate, the consumer's
+ *                      allocation follows and the fill level returns to
+ *                      within 10% of half
+ *   rbs_ctl misc       section 3.3: two miscellaneous threads of importance
+ *                      1 and 3 on one CPU settle at 1:3 of what is left
+ *   rbs_ctl overhead N...  figure 5: the controller's CPU time per second
+ *                      with N controlled threads, from the kernel's count
+ *
+ * Prints TAP lines; exits 1 if a check failed.
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "ms_test.h"
+
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#ifndef PR_SCHED_RBS_CTL
+#define PR_SCHED_RBS_CTL	0x52425343
+#define PR_RBS_CTL_ADD		0
+#define PR_RBS_CTL_CLEAR	1
+#define PR_RBS_CTL_SIGNAL	2
+#define PR_RBS_CTL_CONSUMER	0
+#define PR_RBS_CTL_PRODUCER	1
+#endif
+
+#define US	1000LL
+#define MS	1000000LL
+#define STATS	"/sys/kernel/debug/sched/rbs_ctl"
+#define BLOCK	4096
+
+static int fails;
+
+#define CHECK(cond, ...) do {					\
+	printf("%s - rbs_ctl: ", (cond) ? "ok" : "not ok");	\
+	printf(__VA_ARGS__);					\
+	printf("\n");						\
+	fflush(stdout);						\
+	if (!(cond))						\
+		fails++;					\
+} while (0)
+
+static int rbs_enter(pid_t pid, long long C, long long T, unsigned int flags,
+		     unsigned int weight)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_RBS,
+		.sched_runtime = C,
+		.sched_period = T,
+		.sched_ms_flags = flags,
+		.sched_weight = weight,
+	};
+
+	return syscall(SYS_sched_setattr, pid, &a, 0) ? errno : 0;
+}
+
+static int ctl(unsigned long op, unsigned long a3, unsigned long a4,
+	       unsigned long a5)
+{
+	return prctl(PR_SCHED_RBS_CTL, op, a3, a4, a5) ? errno : 0;
+}
+
+/* A number from the controller's "key N" lines in debugfs, or -1 */
+static long long stat_ll(const char *key)
+{
+	char line[128], name[64];
+	long long v = -1, x;
+	FILE *f = fopen(STATS, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", name, &x) == 2 &&
+		    !strcmp(name, key))
+			v = x;
+	fclose(f);
+	return v;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Wait up to @ms for the controller to hold @threads and @files; 0 if so */
+static int wait_counts(long long threads, long long files, int ms)
+{
+	for (; ms > 0; ms -= 10) {
+		if (stat_ll("threads") == threads && stat_ll("files") == files)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* --- bad input and leaks -------------------------------------------- */
+
+static int write_sysctl(const char *name, const char *v)
+{
+	char path[128];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return errno;
+	if (write(fd, v, strlen(v)) < 0)
+		ret = errno;
+	close(fd);
+	return ret;
+}
+
+static int bad(void)
+{
+	long long threads0 = stat_ll("threads"), files0 = stat_ll("files");
+	int p[2], q[2], s[2], fd, e, i;
+	pid_t c;
+	int st;
+
+	CHECK(threads0 == 0 && files0 == 0,
+	      "%s shows no controlled thread and no file before (%lld, %lld)",
+	      STATS, threads0, files0);
+
+	/* not a controlled thread yet */
+	if (pipe(p) || pipe(q) || socketpair(AF_UNIX, SOCK_STREAM, 0, s))
+		return 1;
+	e = ctl(PR_RBS_CTL_ADD, p[0], PR_RBS_CTL_CONSUMER, 0);
+	CHECK(e == EINVAL, "registering from a thread the controller does not set is EINVAL (%s)",
+	      strerror(e));
+
+	/* the flag's bounds */
+	e = rbs_enter(0, 0, 10 * MS, MS_FLAG_RBS_FEEDBACK, 0);
+	CHECK(e == EINVAL, "feedback with a period and no budget is EINVAL (%s)",
+	      strerror(e));
+	e = rbs_enter(0, 31 * MS, 0, MS_FLAG_RBS_FEEDBACK, 0);
+	CHECK(e == EINVAL, "feedback with a budget over the 30 ms default period is EINVAL (%s)",
+	      strerror(e));
+	e = rbs_enter(0, 0, 0, MS_FLAG_RBS_FEEDBACK | MS_FLAG_RBS_SHARED, 0);
+	CHECK(e == EINVAL, "feedback on a shared reservation is EINVAL (%s)",
+	      strerror(e));
+
+	/* the sysctls' bounds */
+	e = write_sysctl("sched_rbs_ctl_hz", "0");
+	CHECK(e == EINVAL, "a controller rate of 0 Hz is EINVAL (%s)",
+	      strerror(e));
+	e = write_sysctl("sched_rbs_ctl_hz", "1001");
+	CHECK(e == EINVAL, "a controller rate of 1001 Hz is EINVAL (%s)",
+	      strerror(e));
+	e = write_sysctl("sched_rbs_ctl_kp", "10001");
+	CHECK(e == EINVAL, "a gain Kp of 10.001 is EINVAL (%s)", strerror(e));
+	e = write_sysctl("sched_rbs_ctl_ki", "-1");
+	CHECK(e == EINVAL, "a negative gain Ki is EINVAL (%s)", strerror(e));
+	e = write_sysctl("sched_rbs_ctl_period_us", "999");
+	CHECK(e == EINVAL, "a default period under 1 ms is EINVAL (%s)",
+	      strerror(e));
+	CHECK(file_ll("/proc/sys/kernel/sched_rbs_ctl_hz") == 100 &&
+	      file_ll("/proc/sys/kernel/sched_rbs_ctl_kp") == 1000,
+	      "the refused writes left the rate at 100 Hz and Kp at 1.000");
+
+	/* a controlled child, to register from */
+	c = fork();
+	if (!c) {
+		int bad_fd, f, n = 0, r;
+
+		pin(1);
+		if (rbs_enter(0, 0, 0, MS_FLAG_RBS_FEEDBACK, 0))
+			_exit(10);
+		f = open("/proc/version", O_RDONLY);
+		r = ctl(PR_RBS_CTL_ADD, f, PR_RBS_CTL_CONSUMER, 0);
+		n += r == EINVAL ? 0 : 1 << 0;
+		bad_fd = dup(p[0]);
+		close(bad_fd);
+		r = ctl(PR_RBS_CTL_ADD, bad_fd, PR_RBS_CTL_CONSUMER, 0);
+		n += r == EBADF ? 0 : 1 << 1;
+		r = ctl(PR_RBS_CTL_ADD, 999, PR_RBS_CTL_CONSUMER, 0);
+		n += r == EBADF ? 0 : 1 << 2;
+		r = ctl(PR_RBS_CTL_ADD, p[0], 2, 0);
+		n += r == EINVAL ? 0 : 1 << 3;
+		r = ctl(PR_RBS_CTL_ADD, p[0], PR_RBS_CTL_CONSUMER, 1);
+		n += r == EINVAL ? 0 : 1 << 4;
+		r = ctl(PR_RBS_CTL_SIGNAL, 100, 0, 0);
+		n += r == EINVAL ? 0 : 1 << 5;
+		r = ctl(7, 0, 0, 0);
+		n += r == EINVAL ? 0 : 1 << 6;
+		r = ctl(PR_RBS_CTL_ADD, p[0], PR_RBS_CTL_CONSUMER, 0);
+		n += r == 0 ? 0 : 1 << 7;
+		r = ctl(PR_RBS_CTL_ADD, p[0], PR_RBS_CTL_PRODUCER, 0);
+		n += r == EEXIST ? 0 : 1 << 8;
+		r = ctl(PR_RBS_CTL_ADD, q[1], PR_RBS_CTL_PRODUCER, 0);
+		n += r == 0 ? 0 : 1 << 9;
+		r = ctl(PR_RBS_CTL_ADD, s[0], PR_RBS_CTL_CONSUMER, 0);
+		n += r == 0 ? 0 : 1 << 10;
+		r = ctl(PR_RBS_CTL_ADD, q[0], PR_RBS_CTL_CONSUMER, 0);
+		n += r == 0 ? 0 : 1 << 11;
+		r = ctl(PR_RBS_CTL_ADD, s[1], PR_RBS_CTL_CONSUMER, 0);
+		n += r == ENOSPC ? 0 : 1 << 12;
+		r = ctl(PR_RBS_CTL_SIGNAL, SIGUSR1, 0, 0);
+		n += r == 0 ? 0 : 1 << 13;
+		if (pid_sched_ll(getpid(), "ms.rbs_ctl.metrics") != 4)
+			n += 1 << 14;
+		/* report, then exit mid-period with four files held */
+		_exit(n);
+	}
+	waitpid(c, &st, 0);
+	e = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	CHECK(e == 0, "a regular file is EINVAL, a closed or unknown fd EBADF, a bad role, argument, signal or operation EINVAL, the same file twice EEXIST, a fifth metric ENOSPC (failed: 0x%x)",
+	      e);
+	CHECK(!wait_counts(0, 0, 1000),
+	      "a controlled thread that exits holding four metrics leaves no thread and no file held (%lld, %lld)",
+	      stat_ll("threads"), stat_ll("files"));
+
+	/* closing the registered fd, and the other end of the pipe */
+	c = fork();
+	if (!c) {
+		int n = 0, own[2];
+
+		pin(1);
+		if (pipe(own) || rbs_enter(0, 0, 0, MS_FLAG_RBS_FEEDBACK, 0))
+			_exit(10);
+		fd = dup(own[0]);
+		if (ctl(PR_RBS_CTL_ADD, fd, PR_RBS_CTL_CONSUMER, 0) ||
+		    ctl(PR_RBS_CTL_ADD, q[0], PR_RBS_CTL_CONSUMER, 0))
+			_exit(11);
+		close(q[1]);	/* the pipe's writer: our copy */
+		usleep(100000);
+		if (pid_sched_ll(getpid(), "ms.rbs_ctl.metrics") != 2)
+			n |= 1;
+		/* own[0]'s file is ours alone: closing both of its fds */
+		close(fd);
+		close(own[0]);
+		usleep(100000);
+		if (pid_sched_ll(getpid(), "ms.rbs_ctl.metrics") != 1)
+			n |= 2;
+		if (ctl(PR_RBS_CTL_CLEAR, 0, 0, 0) ||
+		    pid_sched_ll(getpid(), "ms.rbs_ctl.metrics") != 0)
+			n |= 4;
+		/* leave the controller: the registration goes */
+		if (ctl(PR_RBS_CTL_ADD, q[0], PR_RBS_CTL_CONSUMER, 0) ||
+		    rbs_enter(0, 1 * MS, 10 * MS, 0, 0))
+			n |= 8;
+		usleep(100000);
+		if (pid_sched_ll(getpid(), "ms.rbs_ctl.metrics") != -1)
+			n |= 16;
+		_exit(n);
+	}
+	close(q[1]);
+	close(p[1]);
+	waitpid(c, &st, 0);
+	e = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	CHECK(e == 0, "a metric whose fd the thread closes is dropped, one whose writer closed stays, PR_RBS_CTL_CLEAR drops the rest, and leaving the controller drops the state (failed: 0x%x)",
+	      e);
+	CHECK(!wait_counts(0, 0, 1000),
+	      "after them, no controlled thread and no file held (%lld, %lld)",
+	      stat_ll("threads"), stat_ll("files"));
+	for (i = 0; i < 2; i++) {
+		close(s[i]);
+		close(q[i]);
+		close(p[i]);
+	}
+	return fails ? 1 : 0;
+}
+
+/* --- figure 6: a producer and a consumer ----------------------------- */
+
+struct shared {
+	volatile long long work_p;	/* producer's CPU ns per block */
+	volatile long long work_c;	/* consumer's */
+	volatile long long produced, consumed;
+};
+
+static void __attribute__((noreturn)) producer(struct shared *sh, int fd,
+					       long long C, long long T)
+{
+	static char buf[BLOCK];
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	pin(0);
+	if (rbs_enter(0, C, T, 0, 0))
+		_exit(10);
+	for (;;) {
+		spin_cpu_ns(sh->work_p);
+		if (write(fd, buf, BLOCK) != BLOCK)
+			_exit(11);
+		sh->produced++;
+	}
+}
+
+static void __attribute__((noreturn)) consumer(struct shared *sh, int fd)
+{
+	static char buf[BLOCK];
+	ssize_t n, got;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	pin(0);
+	if (rbs_enter(0, 0, 0, MS_FLAG_RBS_FEEDBACK, 0) ||
+	    ctl(PR_RBS_CTL_ADD, fd, PR_RBS_CTL_CONSUMER, 0))
+		_exit(10);
+	for (;;) {
+		for (got = 0; got < BLOCK; got += n) {
+			n = read(fd, buf + got, BLOCK - got);
+			if (n <= 0)
+				_exit(11);
+		}
+		spin_cpu_ns(sh->work_c);
+		sh->consumed++;
+	}
+}
+
+#define SAMPLE_NS	(5 * MS)
+#define MAX_SAMPLES	2000
+
+static int follow(void)
+{
+	struct shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	static double fill[MAX_SAMPLES], avg[MAX_SAMPLES];
+	long long t, size, a_before = 0, a_after = 0, settle_ns = -1;
+	struct sched_param sp = { .sched_priority = 50 };
+	int p[2], n, i, j, k, at, nwin = 6;
+	double lo = 1, hi = 0, rate0, rate1;
+	bool held;
+	long long c0 = 0, c1 = 0, c2 = 0, tc0 = 1, tc1 = 0, tc2 = 0;
+	long long p0 = 0, p1 = 0, p2 = 0;
+	double prod0, prod1;
+	pid_t pp, pc;
+
+	if (sh == MAP_FAILED || pipe(p))
+		return 1;
+	size = fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+	/*
+	 * 500 blocks a second from a producer of 20% every 10 ms; the
+	 * consumer needs about an eighth of the CPU for them, a quarter
+	 * once they double, which fits beside the producer and the
+	 * deadline servers under the rate-monotonic bound of cpu0.
+	 */
+	sh->work_p = 400 * US;
+	sh->work_c = 150 * US;
+	pp = fork();
+	if (!pp)
+		producer(sh, p[1], 2 * MS, 10 * MS);
+	pc = fork();
+	if (!pc)
+		consumer(sh, p[0]);
+	pin(1);
+	sched_setscheduler(0, SCHED_FIFO, &sp);
+
+	/* 3 s at the first rate, then 3 s at twice it */
+	n = 1200;
+	at = 600;
+	t = now_ns();
+	for (i = 0; i < n; i++) {
+		int q = 0;
+
+		if (i == at) {
+			c0 = sh->consumed;
+			p0 = sh->produced;
+			tc0 = now_ns();
+			sh->work_p /= 2;
+		}
+		if (i == at - 200) {
+			c1 = sh->consumed;
+			p1 = sh->produced;
+			tc1 = now_ns();
+		}
+		if (i == n - 200) {
+			c2 = sh->consumed;
+			p2 = sh->produced;
+			tc2 = now_ns();
+		}
+		/* the allocation moves at every step: 20 readings a second */
+		if (i % 10 == 0 && i >= at - 200 && i < at)
+			a_before += pid_sched_ll(pc, "ms.rbs_ctl.alloc_ppm") / 20;
+		if (i % 10 == 0 && i >= n - 200)
+			a_after += pid_sched_ll(pc, "ms.rbs_ctl.alloc_ppm") / 20;
+		sleep_until_ns(t += SAMPLE_NS);
+		ioctl(p[0], FIONREAD, &q);
+		fill[i] = (double)q / size;
+	}
+	rate0 = (double)(c0 - c1) * 1e9 / (tc0 - tc1);
+	rate1 = (double)(sh->consumed - c2) * 1e9 / (now_ns() - tc2);
+	prod0 = (double)(p0 - p1) * 1e9 / (tc0 - tc1);
+	prod1 = (double)(sh->produced - p2) * 1e9 / (now_ns() - tc2);
+	kill(pp, SIGKILL);
+	kill(pc, SIGKILL);
+	waitpid(pp, NULL, 0);
+	waitpid(pc, NULL, 0);
+
+	/* the fill level over 30 ms windows (a consumer's period) */
+	for (i = 0; i + nwin <= n; i++) {
+		avg[i] = 0;
+		for (j = 0; j < nwin; j++)
+			avg[i] += fill[i + j];
+		avg[i] /= nwin;
+	}
+	n -= nwin - 1;
+	/* settled: from the first window after which all stay in 0.4..0.6 */
+	for (i = n - 1; i >= at && avg[i] >= 0.4 && avg[i] <= 0.6; i--)
+		;
+	k = i + 1;
+	if (k < n)
+		settle_ns = (long long)(k - at) * SAMPLE_NS;
+	for (i = n - 200; i < n; i++) {
+		lo = avg[i] < lo ? avg[i] : lo;
+		hi = avg[i] > hi ? avg[i] : hi;
+	}
+	for (i = at - 200; i < at; i++)
+		if (avg[i] < 0.4 || avg[i] > 0.6)
+			break;
+	held = i >= at;
+	printf("# rbs_ctl follow: pipe of %lld KiB; producer %.0f then %.0f blocks/s; consumer %.0f blocks/s at %.1f%% (mean of 20) in the second before, %.0f at %.1f%% in the last; settled %.3f s after the change (%lld steps); fill over the last second %.2f..%.2f\n",
+	       size >> 10, prod0, prod1, rate0, a_before / 1e4, rate1,
+	       a_after / 1e4,
+	       settle_ns / 1e9, settle_ns / (10 * MS), lo, hi);
+	for (i = 0; i < n; i += 20)
+		printf("# t=%+.1f s fill %.2f%s", (i - at) * SAMPLE_NS / 1e9,
+		       avg[i], i % 200 == 180 ? "\n" : " ");
+	printf("\n");
+	CHECK(held, "the fill level held within 10%% of half over the second before the doubling");
+	/*
+	 * Halving the producer's work a block does not quite double its
+	 * rate: a write costs the same as before.
+	 */
+	CHECK(prod1 > 1.5 * prod0,
+	      "the producer's rate goes up by more than half (%.2fx)",
+	      prod1 / prod0);
+	CHECK(rate0 > 0.95 * prod0 && rate0 < 1.05 * prod0 &&
+	      rate1 > 0.95 * prod1 && rate1 < 1.05 * prod1,
+	      "the consumer keeps the producer's rate within 5%% before and after (%.2f, %.2f)",
+	      rate0 / prod0, rate1 / prod1);
+	/* its work a block is the same: the allocation scales with its rate */
+	CHECK(a_before > 0 && a_after > 0.7 * a_before * rate1 / rate0 &&
+	      a_after < 1.3 * a_before * rate1 / rate0,
+	      "its allocation follows its rate, within 30%% (%.1f%% to %.1f%% for %.2fx)",
+	      a_before / 1e4, a_after / 1e4, rate1 / rate0);
+	CHECK(settle_ns >= 0 && settle_ns <= 300 * MS,
+	      "the fill level is back within 10%% of half in 0.3 s at 100 Hz, and stays (%.3f s)",
+	      settle_ns / 1e9);
+	CHECK(hi - lo <= 0.2,
+	      "no sustained oscillation: over the last second the fill level moves by at most 20%% of the pipe (%.2f)",
+	      hi - lo);
+	return fails ? 1 : 0;
+}
+
+/* --- miscellaneous threads: 1:3 ------------------------------------- */
+
+static pid_t misc_hog(unsigned int weight, int *ok)
+{
+	int p[2];
+	pid_t c;
+	char x = 0;
+
+	if (pipe(p))
+		return -1;
+	c = fork();
+	if (!c) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pin(1);
+		x = rbs_enter(0, 0, 0, MS_FLAG_RBS_FEEDBACK, weight) ? '0' : '1';
+		if (write(p[1], &x, 1) != 1 || x != '1')
+			_exit(1);
+		for (;;)
+			;
+	}
+	close(p[1]);
+	if (read(p[0], &x, 1) != 1 || x != '1')
+		*ok = 0;
+	close(p[0]);
+	return c;
+}
+
+static int misc(void)
+{
+	unsigned long long c1, c3, d1, d3;
+	long long a1, a3, r1, r3;
+	pid_t h1, h3;
+	int ok = 1, i;
+
+	h1 = misc_hog(1024, &ok);
+	h3 = misc_hog(3072, &ok);
+	CHECK(ok, "two miscellaneous threads of importance 1024 and 3072 enter on cpu1");
+	sleep(3);
+	c1 = cpu_ns(h1);
+	c3 = cpu_ns(h3);
+	/* the allocations move a little at every step: 20 readings */
+	a1 = a3 = 0;
+	for (i = 0; i < 20; i++) {
+		usleep(100000);
+		a1 += pid_sched_ll(h1, "ms.rbs_ctl.alloc_ppm");
+		a3 += pid_sched_ll(h3, "ms.rbs_ctl.alloc_ppm");
+	}
+	a1 /= 20;
+	a3 /= 20;
+	d1 = cpu_ns(h1) - c1;
+	d3 = cpu_ns(h3) - c3;
+	r1 = pid_sched_ll(h1, "ms.rbs_ctl.nr_refused");
+	r3 = pid_sched_ll(h3, "ms.rbs_ctl.nr_refused");
+	kill(h1, SIGKILL);
+	kill(h3, SIGKILL);
+	waitpid(h1, NULL, 0);
+	waitpid(h3, NULL, 0);
+	printf("# rbs_ctl misc: allocations %.1f%% and %.1f%% (mean of 20), CPU %.1f%% and %.1f%% over 2 s; changes refused %lld and %lld\n",
+	       a1 / 1e4, a3 / 1e4, d1 / 2e7, d3 / 2e7, r1, r3);
+	/* the squish's fixed point is P1 / 1 = P3 / 3 (sched-rbs-ctl.rst) */
+	CHECK(a1 > 0 && a3 > 2.5 * a1 && a3 < 3.5 * a1,
+	      "under overload their allocations settle at 1:3, 2.5 to 3.5 (%.2f)",
+	      a1 > 0 ? (double)a3 / a1 : 0);
+	CHECK(d1 > 0 && d3 > 2.5 * d1 && d3 < 3.5 * d1,
+	      "and so does the CPU time they get (%.2f)",
+	      d1 > 0 ? (double)d3 / d1 : 0);
+	CHECK(a1 + a3 > 400000,
+	      "together they hold what the rate-monotonic bound leaves, over 40%% of cpu1 (%.1f%%)",
+	      (a1 + a3) / 1e4);
+	return fails ? 1 : 0;
+}
+
+/* --- figure 5: the controller's cost -------------------------------- */
+
+static pid_t dummy(int *ok)
+{
+	int p[2], r[2];
+	pid_t c;
+	char x = 0;
+
+	if (pipe(p) || pipe(r))
+		return -1;
+	c = fork();
+	if (!c) {
+		int e;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(r[1]);
+		/* wait for room: the allocations before shrink to 0.1% */
+		for (e = EBUSY; e == EBUSY; usleep(20000))
+			e = rbs_enter(0, 0, 0, MS_FLAG_RBS_FEEDBACK, 0);
+		x = !e && !ctl(PR_RBS_CTL_ADD, r[0], PR_RBS_CTL_CONSUMER, 0) ?
+		    '1' : '0';
+		if (write(p[1], &x, 1) != 1 || x != '1')
+			_exit(1);
+		/* blocked on an empty pipe: monitored, controlled, idle */
+		if (read(r[0], &x, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	close(r[0]);
+	if (read(p[0], &x, 1) != 1 || x != '1')
+		*ok = 0;
+	close(p[0]);
+	return c;
+}
+
+static int overhead(int argc, char **argv)
+{
+	static pid_t kids[200];
+	int a, i, n, ok;
+	long long s0, n0, s1, n1;
+	double frac, per;
+
+	for (a = 0; a < argc; a++) {
+		n = atoi(argv[a]);
+		if (n < 1 || n > 200)
+			return 2;
+		ok = 1;
+		for (i = 0; i < n; i++)
+			kids[i] = dummy(&ok);
+		usleep(500000);
+		s0 = stat_ll("steps");
+		n0 = stat_ll("step_ns");
+		sleep(2);
+		s1 = stat_ll("steps");
+		n1 = stat_ll("step_ns");
+		for (i = 0; i < n; i++)
+			kill(kids[i], SIGKILL);
+		for (i = 0; i < n; i++)
+			waitpid(kids[i], NULL, 0);
+		frac = (n1 - n0) / 2e9;
+		per = s1 > s0 ? (double)(n1 - n0) / (s1 - s0) : 0;
+		printf("# rbs_ctl overhead: %d threads: %lld steps in 2 s, %.0f ns a step, %.4f%% of a CPU\n",
+		       n, s1 - s0, per, frac * 100);
+		CHECK(ok && s1 - s0 >= 190 && s1 - s0 <= 210,
+		      "with %d controlled threads the controller steps at 100 Hz (%lld steps in 2 s)",
+		      n, s1 - s0);
+		CHECK(!wait_counts(0, 0, 2000),
+		      "once the %d threads are gone the controller holds none and no file",
+		      n);
+		s0 = stat_ll("steps");
+		usleep(300000);
+		s1 = stat_ll("steps");
+		CHECK(s1 == s0,
+		      "with no thread controlled the controller's timer is off (%lld steps in 0.3 s)",
+		      s1 - s0);
+	}
+	return fails ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 2 && !strcmp(argv[1], "bad"))
+		return bad();
+	if (argc >= 2 && !strcmp(argv[1], "follow"))
+		return follow();
+	if (argc >= 2 && !strcmp(argv[1], "misc"))
+		return misc();
+	if (argc >= 3 && !strcmp(argv[1], "overhead"))
+		return overhead(argc - 2, argv + 2);
+	fprintf(stderr, "usage: rbs_ctl bad|follow|misc|overhead N...\n");
+	return 2;
+}
