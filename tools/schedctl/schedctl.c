@@ -1920,6 +1920,7 @@ static const struct option long_options[] = {
 
 /* --consumer and --producer: the RBS feedback controller's metrics */
 #define MAX_METRICS	4
+#define MSG_NOT_METRIC	"cannot use fd %d as a progress metric: not a pipe, FIFO or socket, or this kernel has no rbs_ctl"
 
 struct metric {
 	int	fd;
@@ -1944,8 +1945,7 @@ static int register_metrics(const struct metric *m, int n)
 			    m[i].fd);
 			break;
 		case EINVAL:
-			msg("cannot use fd %d as a progress metric: not a pipe, FIFO or socket, or this kernel has no rbs_ctl",
-			    m[i].fd);
+			msg(MSG_NOT_METRIC, m[i].fd);
 			break;
 		case EEXIST:
 			msg("cannot use fd %d as a progress metric: its file is registered already",
