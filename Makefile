@@ -2,7 +2,7 @@
 # multisched: the two commands of the README, and the steps behind them.
 
 .PHONY: demo check setup build kernel export series-check clean install-tests tests-tarball \
-	stress stress-baseline bench-rbs bench-classes bench-wakeup \
+	stress stress-baseline bench-rbs bench-rbs-ctl bench-classes bench-wakeup \
 	bench-pick bench-kernel
 
 demo:
@@ -49,6 +49,16 @@ bench-rbs: build bench-kernel
 		sh -c '/tests/rbs_overhead io && /tests/rbs_overhead -w 3'
 	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --timeout 600 \
 		--disk 64M --append threadirqs -- /tests/rbs_overhead disk
+
+# Not part of check: figure 5 of the RBS feedback paper, the controller's
+# CPU time a second with 1 to 100 controlled threads, measured in the
+# kernel, in a 2-CPU boot of the benchmark kernel with --icount (its
+# clock counts instructions: no lockdep, no TCG stalls).
+# Documentation/scheduler/sched-rbs-ctl.rst has the table.
+bench-rbs-ctl: build bench-kernel
+	MS_NO_BUILD=1 scripts/qemu-run --smp 2 --mem 2G --icount --timeout 900 \
+		--kernel $(or $(KERNEL),$(BENCH_KERNEL)) -- \
+		/tests/rbs_ctl overhead 1 10 20 40 100
 
 # The benchmark kernel: the same patched tree built in build/bench with
 # scripts/kconfig/bench.config in place of debug.config (no lockdep).

@@ -271,6 +271,11 @@ void ms_setparams(struct task_struct *p, int policy,
 		memset(ms, 0, offsetof(struct sched_ms_entity, run));
 		return;
 	}
+#ifdef CONFIG_SCHED_RBS
+	/* from what @p had, as admission (ms_admit()) saw it */
+	if (policy == SCHED_RBS && (attr->sched_ms_flags & MS_FLAG_RBS_FEEDBACK))
+		rbs_ctl_setparams(p, attr);
+#endif
 
 	ms->weight = attr->sched_weight;
 	ms->flags = attr->sched_ms_flags;
@@ -280,10 +285,6 @@ void ms_setparams(struct task_struct *p, int policy,
 	ms->runtime = attr->sched_runtime;
 	ms->deadline = attr->sched_deadline;
 	ms->period = attr->sched_period;
-#ifdef CONFIG_SCHED_RBS
-	if (policy == SCHED_RBS && (attr->sched_ms_flags & MS_FLAG_RBS_FEEDBACK))
-		rbs_ctl_setparams(p, attr);
-#endif
 	trace_ms_setattr(p, policy);
 }
 
@@ -888,23 +889,25 @@ u64 ms_bw_reserved(struct dl_bw *dl_b)
  * Return: 0, -EBUSY when no CPU has room, -ESRCH for a task that is
  * exiting, or another error of a shared reservation (rbs_admit_shared());
  * or MS_ADMIT_RETRY when a new shared reservation found its pool empty,
- * taken by requests that raced this one since ms_check_attr() filled it:
- * the caller drops its locks and starts again from those checks.
+ * taken by requests that raced this one since ms_check_attr() filled it,
+ * or a thread asking for the feedback controller lost the state that
+ * ms_check_attr() made for it (rbs_ctl_prepare()): the caller drops its
+ * locks and starts again from those checks.
  */
 int ms_admit(struct task_struct *p, int policy, const struct sched_attr *attr)
 {
 	if (attr->sched_flags & SCHED_FLAG_KEEP_PARAMS)
 		return 0;
 #ifdef CONFIG_SCHED_RBS
+	/* its controller state, which the controller dropped meanwhile */
+	if (policy == SCHED_RBS &&
+	    (attr->sched_ms_flags & MS_FLAG_RBS_FEEDBACK) && !p->ms.run.rbs_ctl)
+		return MS_ADMIT_RETRY;
 	/* a shared RBS reservation, to join, make, change or leave */
 	if (p->ms.run.resv_shared ||
 	    (policy == SCHED_RBS &&
 	     (attr->sched_ms_flags & (MS_FLAG_RBS_SHARED | MS_FLAG_RBS_JOIN))))
 		return rbs_admit_shared(p, policy, attr);
-	/* its controller state, which the controller dropped meanwhile */
-	if (policy == SCHED_RBS &&
-	    (attr->sched_ms_flags & MS_FLAG_RBS_FEEDBACK) && !p->ms.run.rbs_ctl)
-		return MS_ADMIT_RETRY;
 #endif
 	return ms_admit_own(p, policy, attr);
 }

@@ -2229,25 +2229,30 @@ static void rbs_proc_show(struct task_struct *p, struct seq_file *m)
  *
  * Admits the new proportion on the reservation's CPU as sched_setattr(2)
  * would (__ms_bw_admit(); a smaller one always fits) and hands it to the
- * server: at once if it is queued, as a change by sched_setattr(2) at
- * the enqueue that follows it (rbs_change(): no budget given back), or
- * at its next enqueue.
+ * server as sched_setattr(2) does: a queued thread is dequeued and queued
+ * again, a running one put back and set as next around it, so that the
+ * enqueue makes the change (rbs_change(): no budget given back) and
+ * set_next_task_rbs() arms the budget timer for it; a sleeping one, or
+ * one a priority-inheritance boost holds in another class, takes it at
+ * its next enqueue.
  *
  * Return: 0, or -EBUSY when the CPU has no room for a larger one, which
- * then keeps what it had; -ESRCH for a thread that left the controller.
+ * then keeps what it had; -ESRCH for a thread that left the controller
+ * or gave a budget of its own meanwhile (a sched_setattr(2) that raced
+ * the step).
  */
 int rbs_ctl_set(struct rq *rq, struct task_struct *p, u64 C, u64 T)
 {
 	struct sched_ms_run *run = &p->ms.run;
-	struct sched_rbs_entity *se = rbs_se(p);
 	u64 bw = to_ratio(T, C);
-	struct rbs_params pa;
+	bool queued, running;
 	int ret;
 
 	lockdep_assert_held(&p->pi_lock);
 	lockdep_assert_rq_held(rq);
 	if (p->policy != SCHED_RBS || !(p->ms.flags & MS_FLAG_RBS_FEEDBACK) ||
-	    !run->resv_bw || run->rbs_resv || (p->flags & PF_EXITING))
+	    p->ms.runtime || !run->resv_bw || run->rbs_resv ||
+	    (p->flags & PF_EXITING))
 		return -ESRCH;
 	if (bw != run->resv_bw) {
 		ret = __ms_bw_admit(run->resv_cpu, run->resv_bw, bw, 0, true,
@@ -2256,21 +2261,24 @@ int rbs_ctl_set(struct rq *rq, struct task_struct *p, u64 C, u64 T)
 			return ret;
 		WRITE_ONCE(run->resv_bw, bw);
 	}
+	if (p->sched_class != &rbs_sched_class) {
+		WRITE_ONCE(run->ctl_budget, C);
+		WRITE_ONCE(run->ctl_period, T);
+		return 0;
+	}
+	update_rq_clock(rq);
+	queued = task_on_rq_queued(p);
+	running = task_current(rq, p);
+	if (queued)
+		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+	if (running)
+		put_prev_task(rq, p);
 	WRITE_ONCE(run->ctl_budget, C);
 	WRITE_ONCE(run->ctl_period, T);
-	if (p->sched_class != &rbs_sched_class || !se->on_rq || !se->started ||
-	    se->server != se)
-		return 0;
-	update_rq_clock(rq);
-	if (task_current(rq, p))
-		update_curr_rbs(rq);
-	rbs_params_of(p, &pa);
-	rbs_resync(rbs_rq_of(rq), se, p, &pa, rq_clock(rq));
-	/* as for a shared server's change: its budget timer is armed anew */
-	if (task_current(rq, p))
-		resched_curr(rq);
-	else
-		rbs_check_preempt(rq, se);
+	if (queued)
+		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
+	if (running)
+		set_next_task(rq, p);
 	return 0;
 }
 

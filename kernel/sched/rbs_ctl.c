@@ -159,6 +159,8 @@ struct rbs_ctl {
 	u8			kind;
 	u8			fresh;		/* not yet seen by a step */
 	u8			active;		/* set by this step */
+	int			cpu;		/* its reservation's, this step */
+	u64			w;		/* its importance, this step */
 	u8			shift;
 	s64			F, F1, F2;
 	s64			Q;
@@ -202,6 +204,7 @@ static atomic_t rbs_ctl_files = ATOMIC_INIT(0);	/* references held */
 
 /* The step's cost, written by the step, read by debugfs */
 static u64 rbs_ctl_steps, rbs_ctl_ns, rbs_ctl_max_ns;
+static u64 rbs_ctl_last;	/* when the last step began, the step's */
 
 /* Tunables; a step reads each once */
 static unsigned int sysctl_sched_rbs_ctl_hz = 100;
@@ -411,7 +414,7 @@ static bool rbs_ctl_reap(struct rbs_ctl *c)
 
 /*
  * The fill level of @f in ppm: a pipe's or FIFO's occupied slots over its
- * slots, read without its mutex (a moment old, never torn); a socket's
+ * slots, read without its mutex (a moment old); a socket's
  * fuller queue over its buffer. -1 for a file that is neither.
  */
 static s64 rbs_ctl_fill(struct file *f)
@@ -422,8 +425,14 @@ static s64 rbs_ctl_fill(struct file *f)
 	s64 r, w, rb, wb;
 
 	if (pipe) {
-		head = READ_ONCE(pipe->head);
+		/*
+		 * The tail first: the head only grows past it, so a read and
+		 * a write between the two loads cannot make the tail pass
+		 * the head (a wrapped, "full" occupancy).
+		 */
 		tail = READ_ONCE(pipe->tail);
+		smp_rmb();
+		head = READ_ONCE(pipe->head);
 		slots = READ_ONCE(pipe->max_usage);
 		if (!slots)
 			return 0;
@@ -624,6 +633,9 @@ static bool rbs_ctl_measure(struct rbs_ctl *c, u64 h, s64 kp, s64 ki, s64 kd)
 	c->P_min = min(c->P_min, c->P);
 	c->P_max = max(c->P_max, c->P);
 	if (!rbs_ctl_squishable(c)) {
+		/* metrics it registered as a real-rate thread, closed since */
+		if (READ_ONCE(c->nr_metrics))
+			rbs_ctl_drop_closed(c);
 		c->F = 0;
 		c->Q = 0;
 		c->want = c->P;
@@ -636,12 +648,14 @@ static bool rbs_ctl_measure(struct rbs_ctl *c, u64 h, s64 kp, s64 ki, s64 kd)
 	c->want = rbs_ctl_decide(c, kp, ki, kd);
 
 	cpu = READ_ONCE(p->ms.run.resv_cpu);
+	c->cpu = cpu;
+	c->w = rbs_ctl_importance(p);
 	pc = per_cpu_ptr(&rbs_ctl_cpus, cpu);
 	if (!cpumask_test_and_set_cpu(cpu, &rbs_ctl_cpumask))
 		*pc = (struct rbs_ctl_cpu){ };
 	pc->want += c->want;
 	pc->held += bw;
-	pc->weighted += rbs_ctl_part(c->want, rbs_ctl_importance(p));
+	pc->weighted += rbs_ctl_part(c->want, c->w);
 	return true;
 }
 
@@ -665,11 +679,9 @@ static s64 rbs_ctl_squished(s64 want, u64 w, const struct rbs_ctl_cpu *pc)
  */
 static void rbs_ctl_squish(struct rbs_ctl *c)
 {
-	struct task_struct *p = c->task;
-	struct rbs_ctl_cpu *pc;
+	struct rbs_ctl_cpu *pc = per_cpu_ptr(&rbs_ctl_cpus, c->cpu);
 
-	pc = per_cpu_ptr(&rbs_ctl_cpus, READ_ONCE(p->ms.run.resv_cpu));
-	c->next = rbs_ctl_squished(c->want, rbs_ctl_importance(p), pc);
+	c->next = rbs_ctl_squished(c->want, c->w, pc);
 	if (c->next < c->want)
 		c->nr_squished++;
 	if (c->kind == RBS_CTL_REAL_RATE && c->next < c->want &&
@@ -755,9 +767,10 @@ static void rbs_ctl_step(u64 h)
 		c->active = 0;
 		if (!rbs_ctl_controlled(c->task)) {
 			/* one that has yet to enter gets a step more */
-			if (!c->fresh)
+			if (c->fresh)
+				c->fresh = 0;
+			else
 				rbs_ctl_reap(c);
-			c->fresh = 0;
 			continue;
 		}
 		c->fresh = 0;
@@ -785,9 +798,13 @@ static void rbs_ctl_step(u64 h)
 static enum hrtimer_restart rbs_ctl_timer_fn(struct hrtimer *timer)
 {
 	u64 hz = clamp(READ_ONCE(sysctl_sched_rbs_ctl_hz), 1U, rbs_ctl_hz_max);
-	u64 h = div64_u64(NSEC_PER_SEC, hz), t0 = local_clock(), dt;
+	u64 nominal = div64_u64(NSEC_PER_SEC, hz), t0 = local_clock(), dt, h;
 	unsigned long flags;
 
+	/* the step measures what ran since the last one, late or not */
+	h = rbs_ctl_last ? clamp(t0 - rbs_ctl_last, nominal / 2, 4 * nominal) :
+			   nominal;
+	rbs_ctl_last = t0;
 	rbs_ctl_step(h);
 	dt = local_clock() - t0;
 	WRITE_ONCE(rbs_ctl_steps, rbs_ctl_steps + 1);
@@ -798,6 +815,7 @@ static enum hrtimer_restart rbs_ctl_timer_fn(struct hrtimer *timer)
 	raw_spin_lock_irqsave(&rbs_ctl_lock, flags);
 	if (list_empty(&rbs_ctl_list)) {
 		rbs_ctl_armed = false;
+		rbs_ctl_last = 0;
 		raw_spin_unlock_irqrestore(&rbs_ctl_lock, flags);
 		return HRTIMER_NORESTART;
 	}
@@ -833,7 +851,7 @@ static int rbs_ctl_add(struct rbs_ctl *c, struct file *f, bool producer)
  * @arg5:	0
  *
  * For the calling thread, which must be one the controller sets (SCHED_RBS
- * with MS_FLAG_RBS_FEEDBACK). The metrics are references to the open
+ * with MS_FLAG_RBS_FEEDBACK and no budget of its own). The metrics are references to the open
  * files, dropped when the thread leaves the controller or exits, or when
  * no one else holds the file any more.
  *
@@ -891,7 +909,8 @@ int rbs_ctl_prctl(unsigned long op, unsigned long arg3, unsigned long arg4,
 	}
 	raw_spin_lock_irqsave(&p->pi_lock, flags);
 	c = p->ms.run.rbs_ctl;
-	if (!c || !rbs_ctl_controlled(p)) {
+	/* metrics are for a thread whose budget the controller sets */
+	if (!c || !rbs_ctl_controlled(p) || p->ms.runtime) {
 		ret = -EINVAL;
 	} else if (op == PR_RBS_CTL_ADD) {
 		raw_spin_lock(&c->lock);

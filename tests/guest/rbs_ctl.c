@@ -217,12 +217,19 @@ static int bad(void)
 		n += r == 0 ? 0 : 1 << 13;
 		if (pid_sched_ll(getpid(), "ms.rbs_ctl.metrics") != 4)
 			n += 1 << 14;
-		/* report, then exit mid-period with four files held */
-		_exit(n);
+		/* a real-time kind: its budget is its own, no metric */
+		r = rbs_enter(0, 1 * MS, 10 * MS, MS_FLAG_RBS_FEEDBACK, 0);
+		n += r == 0 ? 0 : 1 << 15;
+		r = ctl(PR_RBS_CTL_CLEAR, 0, 0, 0);
+		n += r == 0 ? 0 : 1 << 16;
+		r = ctl(PR_RBS_CTL_ADD, q[0], PR_RBS_CTL_CONSUMER, 0);
+		n += r == EINVAL ? 0 : 1 << 17;
+		/* report the first failure, then exit holding four files */
+		_exit(n ? 1 + __builtin_ctz(n) : 0);
 	}
 	waitpid(c, &st, 0);
 	e = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	CHECK(e == 0, "a regular file is EINVAL, a closed or unknown fd EBADF, a bad role, argument, signal or operation EINVAL, the same file twice EEXIST, a fifth metric ENOSPC (failed: 0x%x)",
+	CHECK(e == 0, "a regular file is EINVAL, a closed or unknown fd EBADF, a bad role, argument, signal or operation EINVAL, the same file twice EEXIST, a fifth metric ENOSPC, a metric for a thread with a budget of its own EINVAL (first failure: %d)",
 	      e);
 	CHECK(!wait_counts(0, 0, 1000),
 	      "a controlled thread that exits holding four metrics leaves no thread and no file held (%lld, %lld)",
