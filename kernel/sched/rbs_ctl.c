@@ -425,12 +425,12 @@ static s64 rbs_ctl_fill(struct file *f)
 	s64 r, w, rb, wb;
 
 	if (pipe) {
-		/*
-		 * The tail first: the head only grows past it, so a read and
-		 * a write between the two loads cannot make the tail pass
-		 * the head (a wrapped, "full" occupancy).
-		 */
 		tail = READ_ONCE(pipe->tail);
+		/*
+		 * The tail before the head: the head only grows past it, so
+		 * a read and a write between the two loads cannot make the
+		 * tail pass the head (a wrapped, "full" occupancy).
+		 */
 		smp_rmb();
 		head = READ_ONCE(pipe->head);
 		slots = READ_ONCE(pipe->max_usage);

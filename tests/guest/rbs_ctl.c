@@ -12,6 +12,11 @@
  *                      within 10% of half
  *   rbs_ctl misc       section 3.3: two miscellaneous threads of importance
  *                      1 and 3 on one CPU settle at 1:3 of what is left
+ *   rbs_ctl hogs       figure 7: the pair of figure 6 beside a CPU hog
+ *   rbs_ctl pipeline   section 4.4: a three-stage pipeline whose middle
+ *                      stage gets heavier
+ *   rbs_ctl exception  a consumer that cannot be satisfied gets the signal
+ *                      of a quality exception
  *   rbs_ctl overhead N...  figure 5: the controller's CPU time per second
  *                      with N controlled threads, from the kernel's count
  *
@@ -469,7 +474,7 @@ static int follow(void)
 
 /* --- miscellaneous threads: 1:3 ------------------------------------- */
 
-static pid_t misc_hog(unsigned int weight, int *ok)
+static pid_t misc_hog_on(int cpu, unsigned int weight, int *ok)
 {
 	int p[2];
 	pid_t c;
@@ -480,7 +485,7 @@ static pid_t misc_hog(unsigned int weight, int *ok)
 	c = fork();
 	if (!c) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		pin(1);
+		pin(cpu);
 		x = rbs_enter(0, 0, 0, MS_FLAG_RBS_FEEDBACK, weight) ? '0' : '1';
 		if (write(p[1], &x, 1) != 1 || x != '1')
 			_exit(1);
@@ -492,6 +497,11 @@ static pid_t misc_hog(unsigned int weight, int *ok)
 		*ok = 0;
 	close(p[0]);
 	return c;
+}
+
+static pid_t misc_hog(unsigned int weight, int *ok)
+{
+	return misc_hog_on(1, weight, ok);
 }
 
 static int misc(void)
@@ -536,6 +546,322 @@ static int misc(void)
 	CHECK(a1 + a3 > 400000,
 	      "together they hold what the rate-monotonic bound leaves, over 40%% of cpu1 (%.1f%%)",
 	      (a1 + a3) / 1e4);
+	return fails ? 1 : 0;
+}
+
+/* --- figure 7 and the pipeline: stages on cpu0 ---------------------- */
+
+struct stage {
+	volatile long long work;	/* CPU ns a block */
+	volatile long long count;	/* blocks passed on */
+};
+
+/*
+ * A stage of a pipeline on cpu0: reads a block from @in (if any), spins
+ * its work, writes a block to @out (if any). With @C and @T its own
+ * reservation; without, the controller's, with @in as its consumer
+ * metric and @out as its producer metric.
+ */
+static void __attribute__((noreturn))
+stage_run(struct stage *st, int in, int out, long long C, long long T)
+{
+	static char buf[BLOCK];
+	ssize_t n, got;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	pin(0);
+	if (rbs_enter(0, C, T, C ? 0 : MS_FLAG_RBS_FEEDBACK, 0) ||
+	    (!C && in >= 0 && ctl(PR_RBS_CTL_ADD, in, PR_RBS_CTL_CONSUMER, 0)) ||
+	    (!C && out >= 0 && ctl(PR_RBS_CTL_ADD, out, PR_RBS_CTL_PRODUCER, 0)))
+		_exit(10);
+	for (;;) {
+		for (got = 0; in >= 0 && got < BLOCK; got += n) {
+			n = read(in, buf + got, BLOCK - got);
+			if (n <= 0)
+				_exit(11);
+		}
+		spin_cpu_ns(st->work);
+		if (out >= 0 && write(out, buf, BLOCK) != BLOCK)
+			_exit(12);
+		st->count++;
+	}
+}
+
+static pid_t stage_start(struct stage *st, int in, int out, long long C,
+			 long long T)
+{
+	pid_t c = fork();
+
+	if (!c)
+		stage_run(st, in, out, C, T);
+	return c;
+}
+
+/* A pipe of 1 MiB (256 slots of a block); its size, or -1 */
+static long long big_pipe(int p[2])
+{
+	if (pipe(p))
+		return -1;
+	return fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+}
+
+static double fill_of(int fd, long long size)
+{
+	int q = 0;
+
+	ioctl(fd, FIONREAD, &q);
+	return (double)q / size;
+}
+
+/*
+ * Sample every 5 ms for @ms: the fill of @np pipes (means over the run
+ * into @fill) and the allocation of @na threads (means of readings
+ * every 50 ms into @alloc); the range of the fills' 30 ms means into
+ * @lo and @hi.
+ */
+static void sample(int ms, int np, const int *fd, const long long *size,
+		   double *fill, double *lo, double *hi, int na,
+		   const pid_t *pid, double *alloc)
+{
+	double win[8][6] = { { 0 } };
+	long long t = now_ns();
+	int i, j, k, n = ms / 5, reads = 0;
+
+	for (j = 0; j < np; j++) {
+		fill[j] = 0;
+		lo[j] = 1;
+		hi[j] = 0;
+	}
+	for (j = 0; j < na; j++)
+		alloc[j] = 0;
+	for (i = 0; i < n; i++) {
+		sleep_until_ns(t += 5 * MS);
+		for (j = 0; j < np; j++) {
+			double f = fill_of(fd[j], size[j]), m = 0;
+
+			win[j][i % 6] = f;
+			fill[j] += f / n;
+			for (k = 0; k < 6; k++)
+				m += win[j][k] / 6;
+			if (i >= 6 && m < lo[j])
+				lo[j] = m;
+			if (i >= 6 && m > hi[j])
+				hi[j] = m;
+		}
+		if (i % 10 == 0) {
+			for (j = 0; j < na; j++)
+				alloc[j] += pid_sched_ll(pid[j],
+							 "ms.rbs_ctl.alloc_ppm");
+			reads++;
+		}
+	}
+	for (j = 0; j < na; j++)
+		alloc[j] /= reads ? reads * 1e4 : 1;
+}
+
+static void monitor(void)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+
+	pin(1);
+	sched_setscheduler(0, SCHED_FIFO, &sp);
+}
+
+/*
+ * Figure 7: the pair of figure 6 beside a miscellaneous CPU hog of the
+ * same importance on cpu0. The hog's constant pressure takes what is
+ * left, the consumer's pressure holds what it needs.
+ */
+static int hogs(void)
+{
+	struct stage *st = mmap(NULL, 2 * sizeof(*st), PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	double fill, lo, hi, alloc[2], rp, rc;
+	long long size, p0, c0, t0;
+	int p[2], ok = 1;
+	pid_t pid[3];
+
+	if (st == MAP_FAILED || (size = big_pipe(p)) < 0)
+		return 1;
+	st[0].work = 400 * US;
+	st[1].work = 150 * US;
+	pid[0] = stage_start(&st[0], -1, p[1], 2 * MS, 10 * MS);
+	pid[1] = stage_start(&st[1], p[0], -1, 0, 0);
+	pid[2] = misc_hog_on(0, 0, &ok);
+	monitor();
+	sleep(3);
+	p0 = st[0].count;
+	c0 = st[1].count;
+	t0 = now_ns();
+	sample(2000, 1, &p[0], &size, &fill, &lo, &hi, 2, &pid[1], alloc);
+	rp = (st[0].count - p0) * 1e9 / (now_ns() - t0);
+	rc = (st[1].count - c0) * 1e9 / (now_ns() - t0);
+	printf("# rbs_ctl hogs: producer %.0f blocks/s, consumer %.0f; allocations: consumer %.1f%%, hog %.1f%% (means over 2 s); fill %.2f..%.2f; hog squished in %lld steps\n",
+	       rp, rc, alloc[0], alloc[1], lo, hi,
+	       pid_sched_ll(pid[2], "ms.rbs_ctl.nr_squished"));
+	kill(pid[0], SIGKILL);
+	kill(pid[1], SIGKILL);
+	kill(pid[2], SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	CHECK(ok && rc > 0.95 * rp && rc < 1.05 * rp,
+	      "beside a CPU hog the consumer keeps its producer's rate within 5%% (%.2f)",
+	      rp > 0 ? rc / rp : 0);
+	CHECK(lo >= 0.4 && hi <= 0.6,
+	      "and the fill level within 10%% of half (%.2f..%.2f)", lo, hi);
+	CHECK(alloc[1] > 20 && pid_sched_ll(pid[2], "ms.rbs_ctl.nr_squished") != 0,
+	      "the hog, squished, holds the rest, over 20%% of cpu0 (%.1f%%)",
+	      alloc[1]);
+	return fails ? 1 : 0;
+}
+
+/*
+ * Section 4.4's pipeline: A (a reservation of its own) feeds B, B feeds
+ * C, through pipes, all on cpu0; B and C are controlled. After 3 s, B's
+ * work a block triples: the controller finds B and gives it more,
+ * without stalling A or C.
+ */
+static int pipeline(void)
+{
+	struct stage *st = mmap(NULL, 3 * sizeof(*st), PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	double fill[2], lo[2], hi[2], a0[2], a1[2], r[3], dc;
+	long long size[2], n0[3], t0;
+	int p1[2], p2[2], fd[2], i;
+	pid_t pid[3];
+
+	if (st == MAP_FAILED || (size[0] = big_pipe(p1)) < 0 ||
+	    (size[1] = big_pipe(p2)) < 0)
+		return 1;
+	st[0].work = 800 * US;
+	st[1].work = 150 * US;
+	st[2].work = 150 * US;
+	pid[0] = stage_start(&st[0], -1, p1[1], 2 * MS, 10 * MS);
+	pid[1] = stage_start(&st[1], p1[0], p2[1], 0, 0);
+	pid[2] = stage_start(&st[2], p2[0], -1, 0, 0);
+	fd[0] = p1[0];
+	fd[1] = p2[0];
+	monitor();
+	/* B and C start on empty pipes, down at the least allocation */
+	sleep(4);
+	sample(2000, 2, fd, size, fill, lo, hi, 2, &pid[1], a0);
+	printf("# rbs_ctl pipeline: before: fills %.2f..%.2f and %.2f..%.2f; allocations B %.1f%%, C %.1f%%\n",
+	       lo[0], hi[0], lo[1], hi[1], a0[0], a0[1]);
+	st[1].work = 450 * US;
+	sleep(1);
+	for (i = 0; i < 3; i++)
+		n0[i] = st[i].count;
+	t0 = now_ns();
+	sample(2000, 2, fd, size, fill, lo, hi, 2, &pid[1], a1);
+	for (i = 0; i < 3; i++)
+		r[i] = (st[i].count - n0[i]) * 1e9 / (now_ns() - t0);
+	printf("# rbs_ctl pipeline: B's work tripled: rates A %.0f, B %.0f, C %.0f blocks/s; fills %.2f..%.2f and %.2f..%.2f; allocations B %.1f%%, C %.1f%%\n",
+	       r[0], r[1], r[2], lo[0], hi[0], lo[1], hi[1], a1[0], a1[1]);
+	for (i = 0; i < 3; i++)
+		kill(pid[i], SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	/*
+	 * Over 2 s at about 190 blocks a second, two pipes that stay within
+	 * 10% of half (25 slots each) allow B and C 13% below A; a B the
+	 * controller did not find would pass on at its old allocation over
+	 * its new cost, about 0.6 of A.
+	 */
+	CHECK(r[0] > 0 && r[1] > 0.85 * r[0] && r[1] < 1.15 * r[0] &&
+	      r[2] > 0.85 * r[0] && r[2] < 1.15 * r[0],
+	      "after B's work tripled, B and C keep A's rate within 15%% over 2 s (%.2f, %.2f)",
+	      r[0] > 0 ? r[1] / r[0] : 0, r[0] > 0 ? r[2] / r[0] : 0);
+	CHECK(a0[0] > 0 && a1[0] > 1.5 * a0[0],
+	      "the controller found B: its allocation grew 1.5x or more (%.1f%% to %.1f%%)",
+	      a0[0], a1[0]);
+	/* C's work is the same: its mean allocation moves by noise only */
+	dc = a0[1] > 0 ? a1[1] / a0[1] - 1 : 1e9;
+	dc = dc < 0 ? -dc : dc;
+	CHECK(a0[0] > 0 && dc < 0.5 * (a1[0] / a0[0] - 1),
+	      "and C's changed less than half as much as B's (%.1f%% to %.1f%%)",
+	      a0[1], a1[1]);
+	CHECK(lo[0] >= 0.4 && hi[0] <= 0.6 && lo[1] >= 0.4 && hi[1] <= 0.6,
+	      "both pipes stay within 10%% of half over the last 2 s");
+	return fails ? 1 : 0;
+}
+
+/*
+ * A quality exception: a consumer that needs more than cpu0 has room
+ * for, squished and behind, gets the signal it asked for.
+ */
+static volatile sig_atomic_t exceptions;
+
+static void on_exception(int sig)
+{
+	(void)sig;
+	exceptions++;
+}
+
+static void __attribute__((noreturn))
+greedy_consumer(struct stage *st, int in, int report)
+{
+	static char buf[BLOCK];
+	ssize_t n, got;
+	long long end;
+	char x;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	pin(0);
+	signal(SIGUSR1, on_exception);
+	if (rbs_enter(0, 0, 0, MS_FLAG_RBS_FEEDBACK, 0) ||
+	    ctl(PR_RBS_CTL_ADD, in, PR_RBS_CTL_CONSUMER, 0) ||
+	    ctl(PR_RBS_CTL_SIGNAL, SIGUSR1, 0, 0))
+		_exit(10);
+	end = now_ns() + 4000 * MS;
+	while (now_ns() < end) {
+		for (got = 0; got < BLOCK; got += n) {
+			n = read(in, buf + got, BLOCK - got);
+			if (n <= 0)
+				_exit(11);
+		}
+		spin_cpu_ns(st->work);
+		st->count++;
+	}
+	x = exceptions > 9 ? 9 : exceptions;
+	if (write(report, &x, 1) != 1)
+		_exit(12);
+	_exit(0);
+}
+
+static int exception(void)
+{
+	struct stage *st = mmap(NULL, 2 * sizeof(*st), PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long long size, nr = -1, t;
+	int p[2], r[2];
+	pid_t pid[2];
+	char x = -1;
+
+	if (st == MAP_FAILED || (size = big_pipe(p)) < 0 || pipe(r))
+		return 1;
+	/* about 1600 blocks a second, which need 400 ms of CPU a second or more */
+	st[0].work = 50 * US;
+	st[1].work = 250 * US;
+	pid[0] = stage_start(&st[0], -1, p[1], 2 * MS, 10 * MS);
+	pid[1] = fork();
+	if (!pid[1])
+		greedy_consumer(&st[1], p[0], r[1]);
+	close(r[1]);
+	/* its counters, read before it exits at 4 s */
+	for (t = 0; t < 3800; t += 100) {
+		usleep(100000);
+		nr = pid_sched_ll(pid[1], "ms.rbs_ctl.nr_exceptions");
+	}
+	if (read(r[0], &x, 1) != 1)
+		x = -1;
+	kill(pid[0], SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	printf("# rbs_ctl exception: %lld quality exceptions counted, %d signals caught\n",
+	       nr, x);
+	CHECK(nr >= 1 && x >= 1,
+	      "a consumer that cannot be satisfied gets quality exceptions as the signal it asked for (%lld counted, %d caught)",
+	      nr, x);
 	return fails ? 1 : 0;
 }
 
@@ -628,8 +954,14 @@ int main(int argc, char **argv)
 		return follow();
 	if (argc >= 2 && !strcmp(argv[1], "misc"))
 		return misc();
+	if (argc >= 2 && !strcmp(argv[1], "hogs"))
+		return hogs();
+	if (argc >= 2 && !strcmp(argv[1], "pipeline"))
+		return pipeline();
+	if (argc >= 2 && !strcmp(argv[1], "exception"))
+		return exception();
 	if (argc >= 3 && !strcmp(argv[1], "overhead"))
 		return overhead(argc - 2, argv + 2);
-	fprintf(stderr, "usage: rbs_ctl bad|follow|misc|overhead N...\n");
+	fprintf(stderr, "usage: rbs_ctl bad|follow|misc|hogs|pipeline|exception|overhead N...\n");
 	return 2;
 }

@@ -1209,6 +1209,11 @@ if grep -qw rbs /proc/sys/kernel/sched_ms_classes; then
 	$T/rbs_ctl bad || fails=$((fails + 1))
 	$T/rbs_ctl misc || fails=$((fails + 1))
 	$T/rbs_ctl follow || fails=$((fails + 1))
+	# figure 7 (the pair beside a CPU hog), a three-stage pipeline whose
+	# middle stage gets heavier, a quality exception
+	$T/rbs_ctl hogs || fails=$((fails + 1))
+	$T/rbs_ctl pipeline || fails=$((fails + 1))
+	$T/rbs_ctl exception || fails=$((fails + 1))
 	$T/rbs_ctl overhead 1 10 20 40 100 || fails=$((fails + 1))
 	check "rbs_ctl: schedctl --feedback --consumer 0 runs a command as a real-rate thread whose stdin pipe is its metric" \
 		sh -c 'echo | schedctl -c rbs --feedback --consumer 0 -- sh -c "schedctl -p \$\$" > /tmp/rbsctl.show &&
