@@ -820,7 +820,8 @@ static enum hrtimer_restart rbs_ctl_timer_fn(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	}
 	raw_spin_unlock_irqrestore(&rbs_ctl_lock, flags);
-	hrtimer_forward_now(timer, ns_to_ktime(h));
+	/* on the nominal grid: a late step does not push the next ones */
+	hrtimer_forward_now(timer, ns_to_ktime(nominal));
 	return HRTIMER_RESTART;
 }
 

@@ -524,6 +524,8 @@ echo
 if has rbs; then
 	progress "SCHED_RBS rows"
 	"$MS_TESTS/rbs_resv" -c $((ncpu - 1)) demo
+	progress "rbs_ctl row"
+	"$MS_TESTS/rbs_ctl" demo
 fi
 
 # goal WHAT VALUE LIMIT WHY: one line saying whether VALUE <= LIMIT
@@ -604,6 +606,13 @@ if has rbs; then
 	echo " the same CPU as a CPU-bound reservation of 6 ms every 40 ms; p50, p90"
 	echo " and max are the times from a request to the server's run, period ms the"
 	echo " period it ran at, 40 ms % the CPU-bound reservation's share after."
+	echo " rbs_ctl: a producer with a reservation of 2 ms every 10 ms and a"
+	echo " consumer the feedback controller sets, joined by a pipe of 1 MiB; the"
+	echo " producer's rate goes up (x), and the consumer's allocation follows;"
+	echo " settled: the time until the pipe's fill level is back within 10% of"
+	echo " half for good. The controller's cost is its own CPU time with 40"
+	echo " controlled threads, on this kernel (make bench-rbs-ctl measures it on"
+	echo " the benchmark kernel under --icount)."
 fi
 if has bebs; then
 	echo " SCHED_BEBS: every task of the benchmark a best-effort BEBS task (nice 0);"

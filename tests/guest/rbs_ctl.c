@@ -50,11 +50,19 @@
 
 static int fails;
 
+/* rbs_ctl demo: the runs' numbers, kept for its table; no TAP lines */
+static bool demo_mode;
+static struct {
+	double settle, lo, hi, rate_x, alloc0, alloc1, cpu40;
+} demo;
+
 #define CHECK(cond, ...) do {					\
-	printf("%s - rbs_ctl: ", (cond) ? "ok" : "not ok");	\
-	printf(__VA_ARGS__);					\
-	printf("\n");						\
-	fflush(stdout);						\
+	if (!demo_mode) {					\
+		printf("%s - rbs_ctl: ", (cond) ? "ok" : "not ok"); \
+		printf(__VA_ARGS__);				\
+		printf("\n");					\
+		fflush(stdout);					\
+	}							\
 	if (!(cond))						\
 		fails++;					\
 } while (0)
@@ -283,6 +291,39 @@ static int bad(void)
 	CHECK(!wait_counts(0, 0, 1000),
 	      "after them, no controlled thread and no file held (%lld, %lld)",
 	      stat_ll("threads"), stat_ll("files"));
+
+	/*
+	 * A socket's fill: an AF_UNIX stream's bytes in flight are charged
+	 * to its sending end, whose send buffer is filled here; as a
+	 * consumer's metric it reads full, a pressure of +1/2.
+	 */
+	c = fork();
+	if (!c) {
+		int u[2], fl;
+		long long F;
+		char buf[4096] = { 0 };
+
+		pin(1);
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, u) ||
+		    rbs_enter(0, 0, 0, MS_FLAG_RBS_FEEDBACK, 0))
+			_exit(10);
+		fl = fcntl(u[0], F_GETFL);
+		fcntl(u[0], F_SETFL, fl | O_NONBLOCK);
+		while (write(u[0], buf, sizeof(buf)) > 0)
+			;
+		if (ctl(PR_RBS_CTL_ADD, u[0], PR_RBS_CTL_CONSUMER, 0))
+			_exit(11);
+		usleep(100000);
+		F = pid_sched_ll(getpid(), "ms.rbs_ctl.pressure_ppm");
+		printf("# rbs_ctl: a full AF_UNIX stream's sending end as a consumer's metric: pressure %lld ppm\n",
+		       F);
+		fflush(stdout);
+		_exit(F > 400000 ? 0 : 12);
+	}
+	waitpid(c, &st, 0);
+	e = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	CHECK(e == 0, "a full AF_UNIX stream's sending end reads as a full queue: a consumer's pressure near +1/2 (exit %d)",
+	      e);
 	for (i = 0; i < 2; i++) {
 		close(s[i]);
 		close(q[i]);
@@ -438,14 +479,22 @@ static int follow(void)
 		if (avg[i] < 0.4 || avg[i] > 0.6)
 			break;
 	held = i >= at;
-	printf("# rbs_ctl follow: pipe of %lld KiB; producer %.0f then %.0f blocks/s; consumer %.0f blocks/s at %.1f%% (mean of 20) in the second before, %.0f at %.1f%% in the last; settled %.3f s after the change (%lld steps); fill over the last second %.2f..%.2f\n",
+	demo.settle = settle_ns / 1e9;
+	demo.lo = lo;
+	demo.hi = hi;
+	demo.rate_x = prod1 / prod0;
+	demo.alloc0 = a_before / 1e4;
+	demo.alloc1 = a_after / 1e4;
+	if (!demo_mode)
+		printf("# rbs_ctl follow: pipe of %lld KiB; producer %.0f then %.0f blocks/s; consumer %.0f blocks/s at %.1f%% (mean of 20) in the second before, %.0f at %.1f%% in the last; settled %.3f s after the change (%lld steps); fill over the last second %.2f..%.2f\n",
 	       size >> 10, prod0, prod1, rate0, a_before / 1e4, rate1,
 	       a_after / 1e4,
 	       settle_ns / 1e9, settle_ns / (10 * MS), lo, hi);
-	for (i = 0; i < n; i += 20)
+	for (i = 0; i < n && !demo_mode; i += 20)
 		printf("# t=%+.1f s fill %.2f%s", (i - at) * SAMPLE_NS / 1e9,
 		       avg[i], i % 200 == 180 ? "\n" : " ");
-	printf("\n");
+	if (!demo_mode)
+		printf("\n");
 	CHECK(held, "the fill level held within 10%% of half over the second before the doubling");
 	/*
 	 * Halving the producer's work a block does not quite double its
@@ -927,8 +976,10 @@ static int overhead(int argc, char **argv)
 			waitpid(kids[i], NULL, 0);
 		frac = (n1 - n0) / 2e9;
 		per = s1 > s0 ? (double)(n1 - n0) / (s1 - s0) : 0;
-		printf("# rbs_ctl overhead: %d threads: %lld steps in 2 s, %.0f ns a step, %.4f%% of a CPU\n",
-		       n, s1 - s0, per, frac * 100);
+		demo.cpu40 = frac * 100;
+		if (!demo_mode)
+			printf("# rbs_ctl overhead: %d threads: %lld steps in 2 s, %.0f ns a step, %.4f%% of a CPU\n",
+			       n, s1 - s0, per, frac * 100);
 		CHECK(ok && s1 - s0 >= 190 && s1 - s0 <= 210,
 		      "with %d controlled threads the controller steps at 100 Hz (%lld steps in 2 s)",
 		      n, s1 - s0);
@@ -960,6 +1011,21 @@ int main(int argc, char **argv)
 		return pipeline();
 	if (argc >= 2 && !strcmp(argv[1], "exception"))
 		return exception();
+	if (argc >= 2 && !strcmp(argv[1], "demo")) {
+		char forty[] = "40", *args[] = { forty };
+
+		/* make demo's rows: one run each, the checks' verdict beside */
+		demo_mode = true;
+		follow();
+		overhead(1, args);
+		printf("rbs_ctl (feedback)      settled   fill, last 1 s  producer  consumer allocation  controller, 40 threads\n");
+		printf("figure 6, rate doubles  %5.3f s   %.2f..%.2f      x%.2f     %4.1f%% -> %4.1f%%       %.3f%% of a CPU\n",
+		       demo.settle, demo.lo, demo.hi, demo.rate_x, demo.alloc0,
+		       demo.alloc1, demo.cpu40);
+		printf("(%s: %d of the runs' checks failed)\n",
+		       fails ? "NOT as tested" : "as tested", fails);
+		return fails ? 1 : 0;
+	}
 	if (argc >= 3 && !strcmp(argv[1], "overhead"))
 		return overhead(argc - 2, argv + 2);
 	fprintf(stderr, "usage: rbs_ctl bad|follow|misc|hogs|pipeline|exception|overhead N...\n");
