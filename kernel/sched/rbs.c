@@ -92,6 +92,12 @@
  */
 
 /*
+ * A chunk under C / 2^RBS_FRAG_SHIFT is not dispatched on its own; a
+ * wakeup within T / 2^RBS_FRAG_SHIFT takes back its block's split.
+ */
+#define RBS_FRAG_SHIFT	3
+
+/*
  * Algorithm 6: all of C is usable now. C is never 0 (the class refuses
  * budgets under 10 us): a chunk of 0 would never be used up, and
  * rbs_ss_budget_check() would not end.
@@ -203,6 +209,17 @@ static inline void rbs_ss_budget_check(struct rbs_ss *ss, u64 delta, u64 now)
 		       ss->q[0].t + ss->q[0].b >= ss->q[1].t)
 			rbs_ss_merge_second(ss, ss->q[0].t);
 	}
+	/*
+	 * It ran out as it ran, so it is busy. A head chunk not yet due
+	 * under C / 2^RBS_FRAG_SHIFT (what it ran before a block, split
+	 * off) would cost a replenishment, a budget end and two switches
+	 * of its own in every period for as long as the server stays busy:
+	 * it joins the chunk after it, at that one's time. Later is always
+	 * safe; the server gets that much later in this window, once.
+	 */
+	while (ss->len > 1 && ss->q[0].t > now &&
+	       ss->q[0].b < ss->C >> RBS_FRAG_SHIFT)
+		rbs_ss_merge_second(ss, ss->q[1].t);
 }
 
 /* Algorithm 3: the server ran @delta until @now. */
@@ -232,6 +249,43 @@ static inline bool rbs_ss_split(struct rbs_ss *ss, u64 now)
 }
 
 /*
+ * The server wakes at @now soon after a block split off what it had run
+ * of its head chunk (rbs_ss_split(): @b, queued one period after the
+ * head's time): the split is undone, what it ran charged to the head
+ * again, whose time becomes @now less it (rbs_ss_unblock()), as if it
+ * had run that just before now. It is safe: what it ran came back at
+ * the head's time plus T, and now comes back, with the rest, at the
+ * later now - b + T; a window of T that holds any of it again begins
+ * after now - b, so of the head's use before the block it holds no more
+ * than the block's length g short of b, and of the rest and its return
+ * b - g at most: C - g in all. The server's chunks stay as few as if it
+ * had not blocked, and what it ran comes back late by how much later it
+ * woke than the head began plus b: at most T / 2^RBS_FRAG_SHIFT.
+ */
+static inline void rbs_ss_unsplit(struct rbs_ss *ss, u64 now)
+{
+	u64 t = ss->q[0].t + ss->T, b;
+	unsigned int i;
+
+	if (ss->usage)
+		return;
+	for (i = 1; i < ss->len && ss->q[i].t <= t; i++) {
+		if (ss->q[i].t != t)
+			continue;
+		b = ss->q[i].b;
+		if ((s64)(now - b - ss->q[0].t) < 0 ||
+		    now - b - ss->q[0].t > ss->T >> RBS_FRAG_SHIFT)
+			return;
+		ss->len--;
+		memmove(&ss->q[i], &ss->q[i + 1],
+			(ss->len - i) * sizeof(ss->q[0]));
+		ss->q[0].b += b;
+		ss->usage = b;
+		return;
+	}
+}
+
+/*
  * Algorithm 13: the server wakes at @now. With capacity, the head chunk
  * is used from now on, and the chunks that come due before it would be
  * used up join it. Returns whether it may run now; if not, it may at the
@@ -239,12 +293,16 @@ static inline bool rbs_ss_split(struct rbs_ss *ss, u64 now)
  */
 static inline bool rbs_ss_unblock(struct rbs_ss *ss, u64 now)
 {
+	u64 t;
+
 	if (rbs_ss_capacity(ss, now) <= 0)
 		return false;
-	ss->q[0].t = now;
+	rbs_ss_unsplit(ss, now);
+	t = now - ss->usage;
+	ss->q[0].t = t;
 	while (ss->len > 1 &&
-	       ss->q[1].t <= now + ss->q[0].b - ss->usage)
-		rbs_ss_merge_second(ss, now);
+	       ss->q[1].t <= t + ss->q[0].b)
+		rbs_ss_merge_second(ss, t);
 	return true;
 }
 
@@ -526,6 +584,7 @@ struct rbs_rq {
 	unsigned int		nr_bg;		/* queued with MS_FLAG_RBS_BACKGROUND */
 	unsigned int		nr_rr;		/* shared servers with two members queued or more */
 	u64			seq;		/* queueings, for ties of equal periods */
+	bool			repl_stale;	/* repl_timer to be armed (rbs_repl_sync()) */
 	struct rq		*rq;
 	struct hrtimer		budget_timer;	/* ends the running task's capacity */
 	struct hrtimer		repl_timer;	/* the first throttled task's replenishment */
@@ -899,6 +958,7 @@ static void rbs_arm_repl(struct rbs_rq *rrq)
 	struct sched_rbs_entity *se = rbs_first(&rrq->throttled);
 	s64 delay;
 
+	rrq->repl_stale = false;
 	if (!se) {
 		hrtimer_try_to_cancel(&rrq->repl_timer);
 		return;
@@ -908,15 +968,37 @@ static void rbs_arm_repl(struct rbs_rq *rrq)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-/* @se, queued, has no capacity left: it waits for its head chunk. */
-static void rbs_throttle(struct rbs_rq *rrq, struct sched_rbs_entity *se)
+/*
+ * The replenishment timer of a server that ran out while it ran is armed
+ * when it leaves the CPU, not at once: the switch charges the budget
+ * timer's lateness, which moves its head chunk, and the timer would be
+ * armed twice. Whatever takes it off the CPU syncs it: a pick, a
+ * put_prev, a dequeue, or the tick if it stays.
+ */
+static inline void rbs_repl_sync(struct rbs_rq *rrq)
+{
+	if (rrq->repl_stale)
+		rbs_arm_repl(rrq);
+}
+
+/*
+ * @se, queued, has no capacity left: it waits for its head chunk. Its
+ * replenishment timer is armed later if it is the running server, which
+ * is @leaving the CPU.
+ */
+static void rbs_throttle(struct rbs_rq *rrq, struct sched_rbs_entity *se,
+			 bool leaving)
 {
 	rbs_erase(rrq, se);
 	se->throttled = 1;
 	se->nr_exhausted++;
 	rbs_insert(rrq, se);
-	if (rbs_first(&rrq->throttled) == se)
-		rbs_arm_repl(rrq);
+	if (rbs_first(&rrq->throttled) == se) {
+		if (leaving)
+			rrq->repl_stale = true;
+		else
+			rbs_arm_repl(rrq);
+	}
 	trace_rbs_throttle(rbs_task_of(se), rq_clock(rrq->rq), rbs_next_time(se));
 }
 
@@ -1116,7 +1198,7 @@ static void update_curr_rbs(struct rq *rq)
 		rbs_erase(rrq, se);
 		rbs_charge(se, delta, now);
 		rbs_insert(rrq, se);
-		if (rbs_first(&rrq->throttled) == se)
+		if (rrq->repl_stale || rbs_first(&rrq->throttled) == se)
 			rbs_arm_repl(rrq);
 		if (!rbs_bg_start(rq, se))
 			resched_curr(rq);
@@ -1125,8 +1207,10 @@ static void update_curr_rbs(struct rq *rq)
 	rbs_charge(se, delta, now);
 	rbs_io_update(se, now);
 	if (rbs_capacity(se, now) <= 0) {
-		rbs_throttle(rrq, se);
-		if (!rbs_bg_start(rq, se))
+		rbs_throttle(rrq, se, true);
+		if (rbs_bg_start(rq, se))
+			rbs_repl_sync(rrq);
+		else
 			resched_curr(rq);
 		return;
 	}
@@ -1488,6 +1572,7 @@ static bool dequeue_task_rbs(struct rq *rq, struct task_struct *p, int flags)
 		rbs_resv_put(rbs_resv_of(se));
 	}
 out:
+	rbs_repl_sync(rrq);
 	te->on_rq = 0;
 	te->server = NULL;
 	rrq->nr_running--;
@@ -1506,6 +1591,7 @@ static struct task_struct *pick_task_rbs(struct rq *rq)
 	/* replenishments the timer has yet to make */
 	if (rbs_replenish_due(rrq, rq_clock(rq)))
 		rbs_arm_repl(rrq);
+	rbs_repl_sync(rrq);
 	se = rbs_first(&rrq->ready);
 	if (!se && rbs_cpu_idle_but_throttled(rq))
 		se = rbs_first_bg(rrq);
@@ -1525,6 +1611,7 @@ static void put_prev_task_rbs(struct rq *rq, struct task_struct *p,
 	struct sched_rbs_entity *se = rbs_srv(p);
 
 	update_curr_rbs(rq);
+	rbs_repl_sync(rbs_rq_of(rq));
 	ms_update_util(rq, true);
 	/* another member of its reservation: the server goes on running */
 	if (se->shared && next && next != p &&
@@ -1584,6 +1671,7 @@ static void task_tick_rbs(struct rq *rq, struct task_struct *p, int queued)
 	struct sched_rbs_entity *se = rbs_srv(p);
 
 	update_curr_rbs(rq);
+	rbs_repl_sync(rbs_rq_of(rq));
 	ms_tick_util(rq);
 	if (se->shared)
 		rbs_tick_shared(rq, se, p);

@@ -72,7 +72,9 @@ static const char *const kind_name[NR_KINDS] = {
 static const long long units[] = { 1 * MS, 100 * US };
 #define NR_UNITS	2
 
-static int cpu, secs = 5;
+static int cpu, secs = 5, staggered;
+/* the counters' release: each blocks on it before it counts (window()) */
+static int go_fd[2] = { -1, -1 };
 static long long io_base_ppm;
 static volatile unsigned long long *count;	/* MAX_N + 1, shared */
 
@@ -139,28 +141,44 @@ static void enter(int fd, struct sched_attr *a)
 	close(fd);
 }
 
+/* A counting thread's class: @kind with @C every @T, SCHED_OTHER if @C is 0. */
+static void counter_attr(struct sched_attr *a, int kind, long long C,
+			 long long T)
+{
+	*a = (struct sched_attr){ .size = sizeof(*a) };
+	if (C && kind == RBS) {
+		a->sched_policy = SCHED_RBS;
+		a->sched_runtime = C;
+		a->sched_period = T;
+	} else if (C) {
+		a->sched_policy = SCHED_DEADLINE;
+		a->sched_runtime = C;
+		a->sched_deadline = T;
+		a->sched_period = T;
+	} else {
+		a->sched_policy = SCHED_OTHER;
+	}
+}
+
 /*
- * A counting thread @i on CPU: in @kind with @C every @T, or SCHED_OTHER
- * if @C is 0.
+ * A counting thread @i on CPU, in its class. With the release pipe open
+ * (go_fd), it enters SCHED_OTHER and waits there for the others: the
+ * caller puts it in its class while it sleeps (window()).
  */
 static void __attribute__((noreturn))
 counter(int fd, int i, int kind, long long C, long long T)
 {
-	struct sched_attr a = { .size = sizeof(a) };
+	struct sched_attr a;
+	char c;
 
-	if (C && kind == RBS) {
-		a.sched_policy = SCHED_RBS;
-		a.sched_runtime = C;
-		a.sched_period = T;
-	} else if (C) {
-		a.sched_policy = SCHED_DEADLINE;
-		a.sched_runtime = C;
-		a.sched_deadline = T;
-		a.sched_period = T;
-	} else {
-		a.sched_policy = SCHED_OTHER;
-	}
+	counter_attr(&a, go_fd[0] >= 0 ? RBS : kind, go_fd[0] >= 0 ? 0 : C, T);
 	enter(fd, &a);
+	if (go_fd[0] >= 0) {
+		close(go_fd[1]);
+		if (read(go_fd[0], &c, 1) < 0)
+			_exit(1);
+		close(go_fd[0]);
+	}
 	for (;;)
 		count[i]++;
 }
@@ -168,9 +186,21 @@ counter(int fd, int i, int kind, long long C, long long T)
 static void __attribute__((noreturn))
 io_peer(int fd, int ready, int server, int pibs);
 
+/* A thread on CPU in its class, asleep till it is killed. */
+static void __attribute__((noreturn))
+sleeper(int fd, int kind, long long C, long long T)
+{
+	struct sched_attr a;
+
+	counter_attr(&a, kind, C, T);
+	enter(fd, &a);
+	for (;;)
+		pause();
+}
+
 /*
- * A child: a counter (@sock -1), or an I/O peer on @sock (-2: the disk's
- * client, which has none).
+ * A child: a counter (@sock -1), a sleeper (-3), or an I/O peer on @sock
+ * (-2: the disk's client, which has none).
  */
 struct child {
 	int i, kind;
@@ -192,6 +222,8 @@ static pid_t start_child(const struct child *c)
 		close(fd[0]);
 		if (c->sock == -1)
 			counter(fd[1], c->i, c->kind, c->C, c->T);
+		if (c->sock == -3)
+			sleeper(fd[1], c->kind, c->C, c->T);
 		io_peer(c->sock, fd[1], c->server, c->pibs);
 	}
 	close(fd[1]);
@@ -242,14 +274,32 @@ static double window(int n, int kind, long long C, long long T, double *irq)
 		fprintf(stderr, "rbs_overhead: cannot write %s\n", FEATURES);
 		return -1;
 	}
+	if (n && !staggered && pipe(go_fd))
+		return -1;
 	for (i = 0; i < n; i++) {
 		pid[i] = start_counter(i, kind, C, T);
+		if (pid[i] > 0 && go_fd[0] >= 0) {
+			struct sched_attr a;
+
+			counter_attr(&a, kind, C, T);
+			if (syscall(SYS_sched_setattr, pid[i], &a, 0)) {
+				kill(pid[i], SIGKILL);
+				waitpid(pid[i], NULL, 0);
+				pid[i] = -1;
+			}
+		}
 		if (pid[i] < 0) {
 			fprintf(stderr, "rbs_overhead: %d %s threads of %lld us every %lld us: the %dth was refused\n",
 				n, kind_name[kind], C / US, T / US, i + 1);
 			goto out;
 		}
 		started++;
+	}
+	/* all at once: the closed pipe wakes every one of them */
+	if (go_fd[0] >= 0) {
+		close(go_fd[0]);
+		close(go_fd[1]);
+		go_fd[0] = go_fd[1] = -1;
 	}
 	pid[n] = start_counter(n, kind, 0, 0);
 	if (pid[n] < 0)
@@ -266,6 +316,11 @@ static double window(int n, int kind, long long C, long long T, double *irq)
 	rate = (c1 - c0) * 1e9 / (t1 - t0);
 	*irq = (i1 - i0) * 1e9 / (t1 - t0);
 out:
+	if (go_fd[0] >= 0) {
+		close(go_fd[0]);
+		close(go_fd[1]);
+		go_fd[0] = go_fd[1] = -1;
+	}
 	for (i = 0; i < started; i++) {
 		kill(pid[i], SIGKILL);
 		waitpid(pid[i], NULL, 0);
@@ -386,6 +441,121 @@ io_peer(int fd, int ready, int server, int pibs)
 	}
 }
 
+/*
+ * The time spent in the class's code, with the function profiler
+ * (CONFIG_FUNCTION_PROFILER; the benchmark kernel has it): the
+ * callbacks through which the kernel enters the class, each timed with
+ * what it calls (graph-time), none of them calling another, and its
+ * timers and wakeup hooks. update_curr_rbs() is left out: the callbacks
+ * call it. The profiler's own cost per call, which its times include,
+ * is taken as what get_rr_interval_rbs(), a callback of two loads and a
+ * conversion, costs a call (prof_calibrate()), and taken off.
+ */
+#define PROF		MS_TRACE "function_profile_enabled"
+#define PROF_CALIB	"get_rr_interval_rbs"
+static const char *const prof_fns[] = {
+	"enqueue_task_rbs", "dequeue_task_rbs", "yield_task_rbs",
+	"wakeup_preempt_rbs", "pick_task_rbs", "put_prev_task_rbs",
+	"set_next_task_rbs", "balance_rbs", "select_task_rq_rbs",
+	"migrate_task_rq_rbs", "task_dead_rbs", "task_tick_rbs",
+	"switching_to_rbs", "prio_changed_rbs", "rbs_budget_timer",
+	"rbs_repl_timer", "rbs_io_waking", "ms_wakeup_below", PROF_CALIB,
+};
+static double prof_call_ns = -1;	/* the profiler's cost a call */
+
+/* Profile the class's functions on CPU from now on; 0 or -1. */
+static int prof_start(void)
+{
+	static int filtered;
+	unsigned int i;
+	FILE *f;
+
+	write_file(PROF, "0");
+	if (!filtered) {
+		if (write_file(MS_TRACE "set_ftrace_filter", "") ||
+		    write_file(MS_TRACE "options/graph-time", "1"))
+			return -1;
+		for (i = 0; i < sizeof(prof_fns) / sizeof(prof_fns[0]); i++) {
+			f = fopen(MS_TRACE "set_ftrace_filter", "a");
+			if (!f)
+				return -1;
+			fputs(prof_fns[i], f);
+			if (fclose(f)) {
+				fprintf(stderr, "rbs_overhead: %s cannot be profiled\n",
+					prof_fns[i]);
+				return -1;
+			}
+		}
+		filtered = 1;
+	}
+	/* enabling it again starts every count from 0 */
+	return write_file(PROF, "1");
+}
+
+/*
+ * Stop the profiler; the class's time on CPU in ns, less the profiler's
+ * cost, and its calls in @calls (@calib: get_rr_interval_rbs() alone).
+ */
+static double prof_stop(long long *calls, int calib)
+{
+	char path[80], line[256], fn[128];
+	unsigned long long hits;
+	double us, t = 0;
+	FILE *f;
+
+	write_file(PROF, "0");
+	*calls = 0;
+	snprintf(path, sizeof(path), MS_TRACE "trace_stat/function%d", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " %127s %llu %lf", fn, &hits, &us) != 3)
+			continue;
+		if (!strcmp(fn, PROF_CALIB) != !!calib)
+			continue;
+		*calls += hits;
+		t += us * 1000;
+	}
+	fclose(f);
+	if (calib || prof_call_ns < 0)
+		return t;
+	return t - *calls * prof_call_ns;
+}
+
+/*
+ * What a profiled call costs: get_rr_interval_rbs() called 20000 times
+ * for a sleeping SCHED_RBS child, through sched_rr_get_interval(2).
+ */
+static int prof_calibrate(void)
+{
+	struct child c = { .i = MAX_N, .kind = RBS, .C = MS, .T = 10 * MS,
+			   .sock = -3 };
+	struct timespec ts;
+	long long calls;
+	pid_t pid;
+	double t;
+	int i;
+
+	pid = start_child(&c);
+	if (pid < 0 || prof_start()) {
+		fprintf(stderr, "rbs_overhead: no function profiler (CONFIG_FUNCTION_PROFILER)\n");
+		return -1;
+	}
+	for (i = 0; i < 20000; i++)
+		syscall(SYS_sched_rr_get_interval, pid, &ts);
+	t = prof_stop(&calls, 1);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	if (calls < 20000 || t <= 0) {
+		fprintf(stderr, "rbs_overhead: the profiler counted %lld calls of " PROF_CALIB "\n",
+			calls);
+		return -1;
+	}
+	prof_call_ns = t / calls;
+	return 0;
+}
+
 static pid_t io_peer_start(int sock, int server, int pibs)
 {
 	struct child c = { .sock = sock, .server = server, .pibs = pibs };
@@ -394,7 +564,7 @@ static pid_t io_peer_start(int sock, int server, int pibs)
 }
 
 struct io_result {
-	double reqs, server, client, events, cost;
+	double reqs, server, client, events, cost, code, calls;
 };
 
 /* The interrupt thread back in SCHED_FIFO 50, where threadirqs puts it. */
@@ -409,9 +579,15 @@ static void irq_restore(void)
 	syscall(SYS_sched_setattr, irq_tid, &a, 0);
 }
 
-/* One window of the I/O server of kind @pibs; 0, or -1. */
-static int io_window(int pibs, double base, struct io_result *r)
+/*
+ * One window of the I/O server of kind @pibs; 0, or -1. With @prof, the
+ * window measures only the time in the class's code (in @r's code and
+ * calls), which the profiler would add to the others.
+ */
+static int io_window(int pibs, double base, struct io_result *r, int prof)
 {
+	long long calls;
+	double code;
 	pid_t pid[3] = { -1, -1, -1 };
 	long long t0, t1, e0, e1, s0, s1, c0, c1;
 	unsigned long long n0, n1, w0, w1;
@@ -440,6 +616,20 @@ static int io_window(int pibs, double base, struct io_result *r)
 		goto out;
 	}
 	usleep(300000);
+	if (prof) {
+		t0 = now_ns();
+		if (prof_start())
+			goto out;
+		usleep(secs * 1000000);
+		code = prof_stop(&calls, 0);
+		t1 = now_ns();
+		if (code < 0)
+			goto out;
+		r->code = code / (t1 - t0) * 1e6;
+		r->calls = calls * 1e9 / (t1 - t0);
+		ret = 0;
+		goto out;
+	}
 	w0 = count[0];
 	n0 = count[1];
 	s0 = cpu_ns(pid[1]);
@@ -508,6 +698,8 @@ static int io_bench(int rounds)
 	int r, k;
 
 	io_base_ppm = used_ppm();
+	if (prof_calibrate())
+		return 1;
 	if (irq_tid > 0)
 		printf("# rbs_overhead disk: cpu%d, %d rounds, %d s windows; a client of 2 ms every 10 ms reads 4 KiB blocks of /dev/vda (O_DIRECT), served by the interrupt thread %d\n",
 		       cpu, rounds, secs, irq_tid);
@@ -519,7 +711,7 @@ static int io_bench(int rounds)
 		if (base <= 0)
 			return 1;
 		for (k = 0; k < 2; k++) {
-			if (io_window(!k, base, &res[k][r]))
+			if (io_window(!k, base, &res[k][r], 0))
 				return 1;
 			printf("# round %d: %s: %.0f requests/s, server %.1f%%, client %.1f%%, %.0f class events/s, cost %.2f%%\n",
 			       r + 1, io_kind[k], res[k][r].reqs,
@@ -527,16 +719,29 @@ static int io_bench(int rounds)
 			       res[k][r].events, res[k][r].cost);
 			fflush(stdout);
 		}
+		for (k = 0; k < 2; k++) {
+			if (io_window(!k, base, &res[k][r], 1))
+				return 1;
+			printf("# round %d: %s, profiled: %.0f us a second in the class's code, %.0f calls a second\n",
+			       r + 1, io_kind[k], res[k][r].code,
+			       res[k][r].calls);
+			fflush(stdout);
+		}
 	}
-	printf("%-20s %11s %9s %9s %9s %8s\n", "server (medians)",
-	       "requests/s", "server %", "client %", "events/s", "cost %");
+	printf("# the profiler's cost a call, taken off: %.0f ns\n", prof_call_ns);
+	printf("%-20s %11s %9s %9s %9s %8s %9s %8s\n", "server (medians)",
+	       "requests/s", "server %", "client %", "events/s", "cost %",
+	       "code us/s", "calls/s");
 	for (k = 0; k < 2; k++)
-		printf("%-20s %11.0f %9.1f %9.1f %9.0f %8.2f\n", io_kind[k],
+		printf("%-20s %11.0f %9.1f %9.1f %9.0f %8.2f %9.0f %8.0f\n",
+		       io_kind[k],
 		       IO_MED(res[k], rounds, reqs),
 		       IO_MED(res[k], rounds, server),
 		       IO_MED(res[k], rounds, client),
 		       IO_MED(res[k], rounds, events),
-		       IO_MED(res[k], rounds, cost));
+		       IO_MED(res[k], rounds, cost),
+		       IO_MED(res[k], rounds, code),
+		       IO_MED(res[k], rounds, calls));
 	return 0;
 }
 
@@ -550,9 +755,11 @@ int main(int argc, char **argv)
 	double base, rate, dummy, m[NR_KINDS], diff[MAX_ROUNDS], d[NR_KINDS];
 	cpu_set_t set;
 
-	while ((opt = getopt(argc, argv, "c:r:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:r:sw:")) != -1) {
 		if (opt == 'c')
 			cpu = atoi(optarg);
+		else if (opt == 's')
+			staggered = 1;
 		else if (opt == 'r')
 			rounds = atoi(optarg);
 		else if (opt == 'w')
@@ -600,8 +807,10 @@ int main(int argc, char **argv)
 	}
 	if (io)
 		return io_bench(rounds);
-	printf("# rbs_overhead: cpu%d, %d rounds, %d s windows; N threads of u every 2.5 N u (40%%) and a SCHED_OTHER one\n",
-	       cpu, rounds, secs);
+	printf("# rbs_overhead: cpu%d, %d rounds, %d s windows; N threads of u every 2.5 N u (40%%) and a SCHED_OTHER one; %s\n",
+	       cpu, rounds, secs, staggered ?
+	       "each enters its class as it runs, one after the other (-s)" :
+	       "put in their class asleep and released together");
 	for (r = 0; r < rounds; r++) {
 		for (u = 0; u < NR_UNITS; u++) {
 			base = window(0, RBS, 0, 0, &dummy);
@@ -654,7 +863,7 @@ int main(int argc, char **argv)
 		}
 	return 0;
 usage:
-	fprintf(stderr, "usage: rbs_overhead [-c CPU] [-r ROUNDS (1-%d)] [-w SECS] [N (1-%d) ...]\n"
+	fprintf(stderr, "usage: rbs_overhead [-c CPU] [-r ROUNDS (1-%d)] [-s] [-w SECS] [N (1-%d) ...]\n"
 		"       rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] io|disk\n",
 		MAX_ROUNDS, MAX_N);
 	return 2;
