@@ -41,13 +41,16 @@ stress-baseline:
 # a sporadic server, over a unix socket) and figure 7 (the cost of
 # scheduling against the number of reservations, RBS against
 # SCHED_DEADLINE), in a one-CPU boot of the benchmark kernel with
-# --icount; then the disk half of figures 4 and 5 under threadirqs.
+# --icount; then the disk half of figures 4 and 5 under threadirqs, on
+# the benchmark kernel under the wall clock. Each times the class's code
+# with the function profiler, which the benchmark kernel has.
 # Documentation/scheduler/sched-rbs.rst has the tables and their time.
 bench-rbs: build bench-kernel
 	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --icount --timeout 2400 \
 		--kernel $(or $(KERNEL),$(BENCH_KERNEL)) -- \
 		sh -c '/tests/rbs_overhead io && /tests/rbs_overhead -w 3'
 	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --timeout 600 \
+		--kernel $(or $(KERNEL),$(BENCH_KERNEL)) \
 		--disk 64M --append threadirqs -- /tests/rbs_overhead disk
 
 # Not part of check: figure 5 of the RBS feedback paper, the controller's

@@ -91,10 +91,7 @@
  * <linux/sched/multisched.h>, as a task's entity holds them.
  */
 
-/*
- * A chunk under C / 2^RBS_FRAG_SHIFT is not dispatched on its own; a
- * wakeup within T / 2^RBS_FRAG_SHIFT takes back its block's split.
- */
+/* A busy server's head chunk under C / 2^RBS_FRAG_SHIFT joins the next. */
 #define RBS_FRAG_SHIFT	3
 
 /*
@@ -249,43 +246,6 @@ static inline bool rbs_ss_split(struct rbs_ss *ss, u64 now)
 }
 
 /*
- * The server wakes at @now soon after a block split off what it had run
- * of its head chunk (rbs_ss_split(): @b, queued one period after the
- * head's time): the split is undone, what it ran charged to the head
- * again, whose time becomes @now less it (rbs_ss_unblock()), as if it
- * had run that just before now. It is safe: what it ran came back at
- * the head's time plus T, and now comes back, with the rest, at the
- * later now - b + T; a window of T that holds any of it again begins
- * after now - b, so of the head's use before the block it holds no more
- * than the block's length g short of b, and of the rest and its return
- * b - g at most: C - g in all. The server's chunks stay as few as if it
- * had not blocked, and what it ran comes back late by how much later it
- * woke than the head began plus b: at most T / 2^RBS_FRAG_SHIFT.
- */
-static inline void rbs_ss_unsplit(struct rbs_ss *ss, u64 now)
-{
-	u64 t = ss->q[0].t + ss->T, b;
-	unsigned int i;
-
-	if (ss->usage)
-		return;
-	for (i = 1; i < ss->len && ss->q[i].t <= t; i++) {
-		if (ss->q[i].t != t)
-			continue;
-		b = ss->q[i].b;
-		if ((s64)(now - b - ss->q[0].t) < 0 ||
-		    now - b - ss->q[0].t > ss->T >> RBS_FRAG_SHIFT)
-			return;
-		ss->len--;
-		memmove(&ss->q[i], &ss->q[i + 1],
-			(ss->len - i) * sizeof(ss->q[0]));
-		ss->q[0].b += b;
-		ss->usage = b;
-		return;
-	}
-}
-
-/*
  * Algorithm 13: the server wakes at @now. With capacity, the head chunk
  * is used from now on, and the chunks that come due before it would be
  * used up join it. Returns whether it may run now; if not, it may at the
@@ -293,16 +253,12 @@ static inline void rbs_ss_unsplit(struct rbs_ss *ss, u64 now)
  */
 static inline bool rbs_ss_unblock(struct rbs_ss *ss, u64 now)
 {
-	u64 t;
-
 	if (rbs_ss_capacity(ss, now) <= 0)
 		return false;
-	rbs_ss_unsplit(ss, now);
-	t = now - ss->usage;
-	ss->q[0].t = t;
+	ss->q[0].t = now;
 	while (ss->len > 1 &&
-	       ss->q[1].t <= t + ss->q[0].b)
-		rbs_ss_merge_second(ss, t);
+	       ss->q[1].t <= now + ss->q[0].b - ss->usage)
+		rbs_ss_merge_second(ss, now);
 	return true;
 }
 
@@ -969,11 +925,15 @@ static void rbs_arm_repl(struct rbs_rq *rrq)
 }
 
 /*
- * The replenishment timer of a server that ran out while it ran is armed
+ * The replenishment timer of a server that runs out as it runs is armed
  * when it leaves the CPU, not at once: the switch charges the budget
- * timer's lateness, which moves its head chunk, and the timer would be
- * armed twice. Whatever takes it off the CPU syncs it: a pick, a
- * put_prev, a dequeue, or the tick if it stays.
+ * timer's lateness, which moves its head chunk, and replenishes the
+ * server that runs next, which the timer may not have reached yet; the
+ * timer would be armed two or three times. So @repl_stale is set only
+ * with a reschedule asked for (or the timer armed at once, in the
+ * background), and the switch syncs it: pick_task_rbs(), or
+ * put_prev_task_rbs() if a class above runs next. A dequeue and the tick
+ * sync it too.
  */
 static inline void rbs_repl_sync(struct rbs_rq *rrq)
 {
@@ -1175,7 +1135,7 @@ static void update_curr_rbs(struct rq *rq)
 		return;
 	now = rq_clock(rq);
 	/* a request that came while it ran (it was woken before it slept) */
-	shrank = rbs_io_request(rrq, se, curr, now, true);
+	shrank = se->io_server && rbs_io_request(rrq, se, curr, now, true);
 	delta = update_curr_common(rq);
 	if (delta <= 0) {
 		if (shrank)
@@ -1198,9 +1158,11 @@ static void update_curr_rbs(struct rq *rq)
 		rbs_erase(rrq, se);
 		rbs_charge(se, delta, now);
 		rbs_insert(rrq, se);
-		if (rrq->repl_stale || rbs_first(&rrq->throttled) == se)
-			rbs_arm_repl(rrq);
-		if (!rbs_bg_start(rq, se))
+		if (rbs_first(&rrq->throttled) == se)
+			rrq->repl_stale = true;
+		if (rbs_bg_start(rq, se))
+			rbs_repl_sync(rrq);
+		else
 			resched_curr(rq);
 		return;
 	}
@@ -1300,6 +1262,8 @@ static enum hrtimer_restart rbs_repl_timer(struct hrtimer *timer)
 	}
 	if (rbs_first(&rrq->throttled))
 		rbs_arm_repl(rrq);
+	else
+		rrq->repl_stale = false;
 	rq_unlock(rq, &rf);
 	return HRTIMER_NORESTART;
 }
@@ -1590,7 +1554,7 @@ static struct task_struct *pick_task_rbs(struct rq *rq)
 	update_curr_rbs(rq);
 	/* replenishments the timer has yet to make */
 	if (rbs_replenish_due(rrq, rq_clock(rq)))
-		rbs_arm_repl(rrq);
+		rrq->repl_stale = true;
 	rbs_repl_sync(rrq);
 	se = rbs_first(&rrq->ready);
 	if (!se && rbs_cpu_idle_but_throttled(rq))

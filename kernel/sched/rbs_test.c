@@ -84,25 +84,9 @@ static void rbs_test_steps(struct kunit *test)
 	rbs_test_check(test, &ss);
 
 	/*
-	 * runs 1 ms of a fresh budget and blocks, and wakes 0.5 ms later,
-	 * within T / 8: the split is undone, and the 1 ms it ran is charged
-	 * to the head again, as if it had run just before (rbs_ss_unsplit())
-	 */
-	rbs_ss_init(&ss, MS(3), MS(10), q, ARRAY_SIZE(q), MS(200));
-	rbs_ss_charge(&ss, MS(1), MS(201));
-	rbs_ss_split(&ss, MS(201));
-	KUNIT_EXPECT_EQ(test, ss.len, 2U);
-	KUNIT_EXPECT_TRUE(test, rbs_ss_unblock(&ss, US(201500)));
-	KUNIT_EXPECT_EQ(test, ss.len, 1U);
-	KUNIT_EXPECT_EQ(test, q[0].t, US(200500));
-	KUNIT_EXPECT_EQ(test, q[0].b, MS(3));
-	KUNIT_EXPECT_EQ(test, ss.usage, MS(1));
-	rbs_test_check(test, &ss);
-
-	/*
-	 * runs 200 us and blocks for 2.8 ms: the chunks stay; it runs out
-	 * at 305.8 ms, and the 200 us due at 310 ms, under C / 8, joins the
-	 * 2.8 ms that come back at 313 ms
+	 * runs 200 us, blocks, and wakes at 303 ms: it runs out at 305.8
+	 * ms, and the 200 us due at 310 ms, under C / 8, joins the 2.8 ms
+	 * that come back at 313 ms (rbs_ss_budget_check())
 	 */
 	rbs_ss_init(&ss, MS(3), MS(10), q, ARRAY_SIZE(q), MS(300));
 	rbs_ss_charge(&ss, US(200), US(300200));
@@ -259,11 +243,11 @@ static u64 rbs_test_run(struct kunit *test, u64 C, u64 T, unsigned int max,
 				now = rbs_test_next(&ss, now) +
 				      rbs_test_rand(&rnd, 0, US(20));
 				break;
-			case 1:		/* a short sleep: the split is undone */
+			case 1:		/* a short sleep */
 				now += rbs_test_rand(&rnd, 1, US(100));
 				break;
-			case 2:		/* too long for that: the chunks stay */
-				now += rbs_test_rand(&rnd, T / 8 + 1, T);
+			case 2:
+				now += rbs_test_rand(&rnd, 1, T);
 				break;
 			default:
 				now += rbs_test_rand(&rnd, T, 3 * T);
@@ -352,11 +336,7 @@ static void rbs_test_window(struct kunit *test)
 		kunit_info(test, "C %llu T %llu queue %u: most in a window %llu, %u full-queue merges\n",
 			   cfg[i].C, cfg[i].T, cfg[i].max, most, full);
 		KUNIT_EXPECT_LE(test, most, cfg[i].C);
-		/*
-		 * undone splits and joined fragments keep a queue of 4
-		 * from filling in most of these runs: 2 fills
-		 */
-		if (cfg[i].max <= 2)
+		if (cfg[i].max <= 4)
 			KUNIT_EXPECT_GT(test, full, 0U);
 	}
 }
@@ -440,11 +420,9 @@ static void rbs_test_hog(struct kunit *test)
 
 /*
  * A server that blocks twice just after it starts, after @a and then @b
- * of it, each time for @gap, and then never blocks again. Woken within
- * T / 8 of its head chunk's time plus what it ran, it takes back the
- * split (rbs_ss_unsplit()): one chunk. Woken later, it keeps the chunks
- * split off until it first runs out, when a head chunk under C / 8 joins
- * the next (rbs_ss_budget_check()): one chunk from then on. Over P
+ * of it, each time for @gap, and then never blocks again: the two chunks
+ * split off, each under C / 8, join the next the first time it runs out
+ * (rbs_ss_budget_check()), and it has one chunk from then on. Over P
  * periods it gets at least (P - 2) C, and at most C in any window of T.
  */
 static void rbs_test_fragments(struct kunit *test)
@@ -453,9 +431,8 @@ static void rbs_test_fragments(struct kunit *test)
 		u64		a, b, gap;
 		unsigned int	len;	/* chunks after the two blocks */
 	} cfg[] = {
-		{ US(200), US(100), US(50), 1 },
-		{ MS(1), US(500), US(50), 1 },
-		{ US(200), US(100), MS(2), 3 },
+		{ US(200), US(100), US(50), 3 },
+		{ US(300), US(50), MS(2), 3 },
 	};
 	const u64 C = MS(3), T = MS(10), P = 100;
 	unsigned int n, i, k;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] [N ...]: Quest's figure 7,
- * the cost of scheduling against the number of reservations, SCHED_RBS
- * against SCHED_DEADLINE in the same boot.
+ * rbs_overhead [-c CPU] [-r ROUNDS] [-s] [-w SECS] [N ...]: Quest's
+ * figure 7, the cost of scheduling against the number of reservations,
+ * SCHED_RBS against SCHED_DEADLINE in the same boot.
  * rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] io|disk: Quest's figures 4
  * and 5, an I/O server as PIBS and as a sporadic server (see io_bench()),
  * over a unix socket (io) or as the interrupt thread of a virtio-blk disk
@@ -15,7 +15,13 @@
  * u every 2.5 N u on CPU (default 0), so that the N hold 40% of it:
  * under SCHED_RBS (budget u, period 2.5 N u) and under SCHED_DEADLINE
  * (runtime u, deadline and period 2.5 N u), without and with the
- * HRTICK_DL feature (see DL_HRTICK). Beside them a SCHED_OTHER
+ * HRTICK_DL feature (see DL_HRTICK). The N start together: each
+ * waits asleep in SCHED_OTHER while the caller puts it in its class, and
+ * all are woken at once, so that both classes start from the same
+ * phases (with -s each enters its class itself as it runs, one after
+ * the other, as before November 2026: a SCHED_DEADLINE thread that
+ * enters while it runs overruns to the tick, which changed its phase).
+ * Beside them a SCHED_OTHER
  * thread counts in the same loop and takes the other 60%, so the CPU
  * never idles. The cost is the work that does not get done: over a
  * window of SECS (default 5, the paper's), the count of all N + 1
@@ -345,7 +351,9 @@ out:
  * out, splits and merges, replenishments merged into a full queue, for
  * the sporadic server; requests taken and budgets that ran out, for
  * PIBS); and the cost: the counting thread's lost work, against its
- * rate alone, less what the server and the client ran.
+ * rate alone, less what the server and the client ran. Then a window of
+ * each kind again, for the time in the class's code alone (see
+ * prof_start()): the profiler would add its own cost to the others.
  *
  * disk: the same with a disk for the device, as Quest's USB and CD-ROM
  * readers. The client, in the same reservation, reads 4 KiB blocks of
