@@ -37,7 +37,8 @@
  *
  * With -l (failure containment, table 5), the periodic thread falls into an
  * infinite loop after the first half of the run; the hogs' share of the CPU
- * over the second half is printed as "hogs_share PERCENT" and the number of
+ * over the second half (from a second after the loop begins) is printed as
+ * "hogs_share PERCENT" and the number of
  * times the warp time limit L unwarped it as "L_hits N". With -S, the loop
  * is in the signal handler, where a MS_FLAG_WARP_SIGNAL thread is warped.
  */
@@ -71,6 +72,8 @@ static int nsamples, relative;
 
 /* Signal mode: the timer, its grid and the run, set up before arming. */
 static timer_t sig_timer;
+/* -l: written when the loop begins, read by the watcher */
+static int loop_pipe[2] = { -1, -1 };
 static long long sig_first, sig_period, sig_end, sig_run, sig_k;
 static int sig_loop;
 static volatile sig_atomic_t sig_done;
@@ -161,12 +164,18 @@ competitor(int cpu, long long start, long long period, long long run)
 	}
 }
 
-/* -l: spin until the watcher, which has measured, sends SIGUSR1. */
+/*
+ * -l: tell the watcher the loop begins (from a signal handler too: write
+ * is async-signal-safe), and spin until it has measured and sent SIGUSR1.
+ */
 static void loop_until_watched(void)
 {
 	struct timespec zero = { 0, 0 };
 	sigset_t set;
+	char c = 1;
 
+	if (write(loop_pipe[1], &c, 1) != 1)
+		_exit(1);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	for (;;) {
@@ -316,18 +325,30 @@ int main(int argc, char **argv)
 		/*
 		 * The watcher measures the second half from another CPU as
 		 * SCHED_OTHER: forked now, before this thread changes class,
-		 * so that a looping SCHED_FIFO parent cannot starve it.
+		 * so that a looping SCHED_FIFO parent cannot starve it. It
+		 * starts a second after the loop does, when this thread says
+		 * so, not at a fixed time: as SCHED_OTHER beside the hogs,
+		 * which are in a class above fair, this thread may wait up to
+		 * a second (fair's server) before it changes class, and the
+		 * hogs would then still be running their share in the first
+		 * half when a fixed-time window opened.
 		 */
 		pid_t self = getpid();
 		sigset_t set;
+		char c;
 
 		sigemptyset(&set);
 		sigaddset(&set, SIGUSR1);
 		sigprocmask(SIG_BLOCK, &set, NULL);
+		if (pipe(loop_pipe))
+			return 1;
 		watcher = fork();
 		if (!watcher) {
 			pin(cpu ? 0 : 1);
-			sleep(1 + secs / 2 + 1);
+			close(loop_pipe[1]);
+			if (read(loop_pipe[0], &c, 1) != 1)
+				_exit(1);
+			sleep(1);
 			for (i = 0; i < hogs; i++)
 				h0 += cpu_ns(pid[i]);
 			me0 = cpu_ns(self);

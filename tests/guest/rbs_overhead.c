@@ -31,7 +31,8 @@
  * timers) and what they cost the loop in caches and, under TCG, in
  * translated code. The CPU's local timer interrupts a second
  * (/proc/interrupts, LOC: the tick and every hrtimer, the classes'
- * budget and replenishment timers among them) are printed beside it.
+ * budget and replenishment timers among them) and its context switches
+ * a second (/proc/stat, ctxt) are printed beside it.
  *
  * Each round measures, for each unit, the baseline, then every N with
  * RBS and DEADLINE one after the other, which goes first alternating
@@ -97,6 +98,22 @@ static long long used_ppm(void)
 		used += u;
 	fclose(f);
 	return used;
+}
+
+/* Context switches so far, on every CPU (/proc/stat, ctxt), or -1. */
+static long long switches(void)
+{
+	char line[256];
+	long long n = -1;
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "ctxt %lld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
 }
 
 /* CPU's local timer interrupts so far (/proc/interrupts, LOC), or -1. */
@@ -264,12 +281,14 @@ static unsigned long long total(int n)
 /*
  * One window: @n threads of @kind with @C every @T (none if @n is 0) and
  * the SCHED_OTHER one. Returns the count per second, or -1; the CPU's
- * timer interrupts a second in @irq.
+ * timer interrupts a second in @irq, and the context switches a second
+ * (the boot has one CPU) in @sw.
  */
-static double window(int n, int kind, long long C, long long T, double *irq)
+static double window(int n, int kind, long long C, long long T, double *irq,
+		     double *sw)
 {
 	static pid_t pid[MAX_N + 1];
-	long long base = used_ppm(), t0, t1, i0, i1;
+	long long base = used_ppm(), t0, t1, i0, i1, s0, s1;
 	unsigned long long c0, c1;
 	double rate = -1;
 	int i, started = 0;
@@ -314,13 +333,16 @@ static double window(int n, int kind, long long C, long long T, double *irq)
 	usleep(300000);
 	c0 = total(n);
 	i0 = timer_irqs();
+	s0 = switches();
 	t0 = now_ns();
 	usleep(secs * 1000000);
 	c1 = total(n);
 	i1 = timer_irqs();
+	s1 = switches();
 	t1 = now_ns();
 	rate = (c1 - c0) * 1e9 / (t1 - t0);
 	*irq = (i1 - i0) * 1e9 / (t1 - t0);
+	*sw = (s1 - s0) * 1e9 / (t1 - t0);
 out:
 	if (go_fd[0] >= 0) {
 		close(go_fd[0]);
@@ -715,7 +737,7 @@ static int io_bench(int rounds)
 		printf("# rbs_overhead io: cpu%d, %d rounds, %d s windows; a client of 2 ms every 10 ms, requests of %lld us of work over a unix socket\n",
 		       cpu, rounds, secs, IO_BENCH_WORK / US);
 	for (r = 0; r < rounds; r++) {
-		base = window(0, RBS, 0, 0, &dummy);
+		base = window(0, RBS, 0, 0, &dummy, &dummy);
 		if (base <= 0)
 			return 1;
 		for (k = 0; k < 2; k++) {
@@ -757,6 +779,7 @@ int main(int argc, char **argv)
 {
 	static double loss[NR_UNITS][MAX_SIZES][NR_KINDS][MAX_ROUNDS];
 	static double irq[NR_UNITS][MAX_SIZES][NR_KINDS][MAX_ROUNDS];
+	static double sw[NR_UNITS][MAX_SIZES][NR_KINDS][MAX_ROUNDS];
 	int sizes[MAX_SIZES] = { 1, 4, 8, 16, 24, 64 }, nsizes = 6;
 	struct sched_param sp = { .sched_priority = 99 };
 	int rounds = 3, opt, r, s, u, k, i, io = 0;
@@ -821,7 +844,7 @@ int main(int argc, char **argv)
 	       "put in their class asleep and released together");
 	for (r = 0; r < rounds; r++) {
 		for (u = 0; u < NR_UNITS; u++) {
-			base = window(0, RBS, 0, 0, &dummy);
+			base = window(0, RBS, 0, 0, &dummy, &dummy);
 			if (base <= 0)
 				return 1;
 			printf("# round %d: SCHED_OTHER alone counts %.0f a second\n",
@@ -833,23 +856,25 @@ int main(int argc, char **argv)
 
 					k = (i + r) % NR_KINDS;
 					rate = window(sizes[s], k, C, T,
-						      &irq[u][s][k][r]);
+						      &irq[u][s][k][r],
+						      &sw[u][s][k][r]);
 					if (rate < 0)
 						return 1;
 					loss[u][s][k][r] = 100.0 * (1 - rate / base);
-					printf("# round %d: %s, %d of %lld us every %lld us: %.2f%% less work, %.0f timer interrupts/s\n",
+					printf("# round %d: %s, %d of %lld us every %lld us: %.2f%% less work, %.0f timer interrupts/s, %.0f switches/s\n",
 					       r + 1, kind_name[k], sizes[s],
 					       C / US, T / US, loss[u][s][k][r],
-					       irq[u][s][k][r]);
+					       irq[u][s][k][r], sw[u][s][k][r]);
 					fflush(stdout);
 				}
 		}
 	}
 	write_file(FEATURES, "NO_HRTICK_DL");
-	printf("loss: %% of the work lost; -: RBS less the other, median of the rounds' differences; irq: timer interrupts/s\n");
-	printf("%-6s %3s %8s %8s %8s %8s %8s %7s %7s %7s %s\n", "unit", "N",
-	       "RBS", "DL", "DL+HRT", "RBS-DL", "-DL+HRT", "RBS irq",
-	       "DL irq", "+HRT", "RBS <= DL, DL+HRTICK_DL");
+	printf("loss: %% of the work lost; -: RBS less the other, median of the rounds' differences; irq: timer interrupts/s; sw: context switches/s\n");
+	printf("%-6s %3s %8s %8s %8s %8s %8s %7s %7s %7s %7s %7s %s\n",
+	       "unit", "N", "RBS", "DL", "DL+HRT", "RBS-DL", "-DL+HRT",
+	       "RBS irq", "DL irq", "+HRT", "RBS sw", "+HRT sw",
+	       "RBS <= DL, DL+HRTICK_DL");
 	for (u = 0; u < NR_UNITS; u++)
 		for (s = 0; s < nsizes; s++) {
 			for (k = DL; k < NR_KINDS; k++) {
@@ -860,12 +885,14 @@ int main(int argc, char **argv)
 			}
 			for (k = 0; k < NR_KINDS; k++)
 				m[k] = median(loss[u][s][k], rounds);
-			printf("%-6s %3d %8.2f %8.2f %8.2f %8.2f %8.2f %7.0f %7.0f %7.0f %s, %s\n",
+			printf("%-6s %3d %8.2f %8.2f %8.2f %8.2f %8.2f %7.0f %7.0f %7.0f %7.0f %7.0f %s, %s\n",
 			       u ? "100us" : "1ms", sizes[s], m[RBS], m[DL],
 			       m[DL_HRTICK], d[DL], d[DL_HRTICK],
 			       median(irq[u][s][RBS], rounds),
 			       median(irq[u][s][DL], rounds),
 			       median(irq[u][s][DL_HRTICK], rounds),
+			       median(sw[u][s][RBS], rounds),
+			       median(sw[u][s][DL_HRTICK], rounds),
 			       d[DL] <= 0 ? "yes" : "no",
 			       d[DL_HRTICK] <= 0 ? "yes" : "no");
 		}
