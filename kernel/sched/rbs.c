@@ -91,9 +91,6 @@
  * <linux/sched/multisched.h>, as a task's entity holds them.
  */
 
-/* A busy server's head chunk under C / 2^RBS_FRAG_SHIFT joins the next. */
-#define RBS_FRAG_SHIFT	3
-
 /*
  * Algorithm 6: all of C is usable now. C is never 0 (the class refuses
  * budgets under 10 us): a chunk of 0 would never be used up, and
@@ -206,17 +203,6 @@ static inline void rbs_ss_budget_check(struct rbs_ss *ss, u64 delta, u64 now)
 		       ss->q[0].t + ss->q[0].b >= ss->q[1].t)
 			rbs_ss_merge_second(ss, ss->q[0].t);
 	}
-	/*
-	 * It ran out as it ran, so it is busy. A head chunk not yet due
-	 * under C / 2^RBS_FRAG_SHIFT (what it ran before a block, split
-	 * off) would cost a replenishment, a budget end and two switches
-	 * of its own in every period for as long as the server stays busy:
-	 * it joins the chunk after it, at that one's time. Later is always
-	 * safe; the server gets that much later in this window, once.
-	 */
-	while (ss->len > 1 && ss->q[0].t > now &&
-	       ss->q[0].b < ss->C >> RBS_FRAG_SHIFT)
-		rbs_ss_merge_second(ss, ss->q[1].t);
 }
 
 /* Algorithm 3: the server ran @delta until @now. */
@@ -1371,9 +1357,22 @@ static void rbs_resync(struct rbs_rq *rrq, struct sched_rbs_entity *se,
 	se->bg = !!(pa->flags & MS_FLAG_RBS_BACKGROUND);
 	rrq->nr_bg += se->bg;
 	se->throttled = rbs_capacity(se, now) <= 0;
+	/*
+	 * One that ran in the background and has budget again, or may no
+	 * longer run there, stops: charged from now on (the same task may
+	 * be picked again, with no put_prev_task_rbs() to stop it).
+	 */
+	if (se->bg_running && (!se->throttled || !se->bg)) {
+		rbs_bg_stop(rrq->rq, se);
+		if (!se->throttled && rbs_curr_srv(rrq->rq) == se &&
+		    !se->io_server)
+			rbs_begin(se, now);
+	}
 	rbs_insert(rrq, se);
 	if (se->throttled && rbs_first(&rrq->throttled) == se)
 		rbs_arm_repl(rrq);
+	if (!se->throttled && rbs_curr_srv(rrq->rq) == se)
+		rbs_arm_budget(rrq->rq, se);
 }
 
 static inline bool rbs_params_differ(const struct sched_rbs_entity *se,

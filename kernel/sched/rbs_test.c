@@ -82,22 +82,6 @@ static void rbs_test_steps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, US(124600)),
 			(s64)(MS(3) - US(600)));
 	rbs_test_check(test, &ss);
-
-	/*
-	 * runs 200 us, blocks, and wakes at 303 ms: it runs out at 305.8
-	 * ms, and the 200 us due at 310 ms, under C / 8, joins the 2.8 ms
-	 * that come back at 313 ms (rbs_ss_budget_check())
-	 */
-	rbs_ss_init(&ss, MS(3), MS(10), q, ARRAY_SIZE(q), MS(300));
-	rbs_ss_charge(&ss, US(200), US(300200));
-	rbs_ss_split(&ss, US(300200));
-	KUNIT_EXPECT_TRUE(test, rbs_ss_unblock(&ss, MS(303)));
-	KUNIT_EXPECT_EQ(test, ss.len, 2U);
-	rbs_ss_charge(&ss, US(2800), US(305800));
-	KUNIT_EXPECT_EQ(test, ss.len, 1U);
-	KUNIT_EXPECT_EQ(test, q[0].t, MS(313));
-	KUNIT_EXPECT_EQ(test, q[0].b, MS(3));
-	rbs_test_check(test, &ss);
 }
 
 /* A full queue: what the server ran joins the last chunk, none is lost. */
@@ -416,76 +400,6 @@ static void rbs_test_hog(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rbs_ss_unblock(&ss, MS(1)));
 	KUNIT_EXPECT_EQ(test, rbs_ss_capacity(&ss, MS(1)), cap);
 	rbs_test_check(test, &ss);
-}
-
-/*
- * A server that blocks twice just after it starts, after @a and then @b
- * of it, each time for @gap, and then never blocks again: the two chunks
- * split off, each under C / 8, join the next the first time it runs out
- * (rbs_ss_budget_check()), and it has one chunk from then on. Over P
- * periods it gets at least (P - 2) C, and at most C in any window of T.
- */
-static void rbs_test_fragments(struct kunit *test)
-{
-	static const struct {
-		u64		a, b, gap;
-		unsigned int	len;	/* chunks after the two blocks */
-	} cfg[] = {
-		{ US(200), US(100), US(50), 3 },
-		{ US(300), US(50), MS(2), 3 },
-	};
-	const u64 C = MS(3), T = MS(10), P = 100;
-	unsigned int n, i, k;
-	struct rbs_repl q[8];
-	struct rbs_run *run;
-	u64 now, served;
-	struct rbs_ss ss;
-	s64 cap;
-
-	run = kunit_kmalloc_array(test, 4 * P, sizeof(*run), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, run);
-	for (k = 0; k < ARRAY_SIZE(cfg); k++) {
-		now = 0;
-		served = 0;
-		n = 0;
-		rbs_ss_init(&ss, C, T, q, ARRAY_SIZE(q), now);
-		for (i = 0; i < 2; i++) {
-			u64 d = i ? cfg[k].b : cfg[k].a;
-
-			run[n].start = now;
-			now += d;
-			run[n++].end = now;
-			served += d;
-			rbs_ss_charge(&ss, d, now);
-			rbs_ss_split(&ss, now);
-			now += cfg[k].gap;
-			KUNIT_ASSERT_TRUE(test, rbs_ss_unblock(&ss, now));
-			rbs_test_check(test, &ss);
-		}
-		KUNIT_EXPECT_EQ(test, ss.len, cfg[k].len);
-		while (now < P * T && n < 4 * P) {
-			cap = rbs_ss_capacity(&ss, now);
-			if (cap <= 0) {
-				now = q[0].t;
-				continue;
-			}
-			run[n].start = now;
-			now += cap;
-			run[n++].end = now;
-			served += cap;
-			rbs_ss_charge(&ss, cap, now);
-			rbs_test_check(test, &ss);
-			KUNIT_EXPECT_EQ(test, ss.len, 1U);
-		}
-		kunit_info(test, "blocks for %llu us after %llu and %llu us: %llu of %llu periods' budget in %u runs\n",
-			   cfg[k].gap / NSEC_PER_USEC, cfg[k].a / NSEC_PER_USEC,
-			   cfg[k].b / NSEC_PER_USEC, served, P * C, n);
-		KUNIT_EXPECT_GE(test, now, P * T);
-		KUNIT_EXPECT_GE(test, served, (P - 2) * C);
-		KUNIT_EXPECT_LE(test, rbs_test_max_window(test, run, n, T), C);
-		/* one run a period, and the first two */
-		KUNIT_EXPECT_LE(test, n, (unsigned int)P + 3);
-	}
 }
 
 /*
@@ -927,7 +841,6 @@ static struct kunit_case rbs_test_cases[] = {
 	KUNIT_CASE(rbs_test_overrun),
 	KUNIT_CASE(rbs_test_preempted),
 	KUNIT_CASE(rbs_test_hog),
-	KUNIT_CASE(rbs_test_fragments),
 	KUNIT_CASE(rbs_test_change_steps),
 	KUNIT_CASE(rbs_test_change),
 	KUNIT_CASE(rbs_test_change_often),

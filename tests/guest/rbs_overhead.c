@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbs_overhead [-c CPU] [-r ROUNDS] [-s] [-w SECS] [N ...]: Quest's
+ * rbs_overhead [-c CPU] [-r ROUNDS] [-t] [-w SECS] [N ...]: Quest's
  * figure 7, the cost of scheduling against the number of reservations,
  * SCHED_RBS against SCHED_DEADLINE in the same boot.
  * rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] io|disk: Quest's figures 4
@@ -15,13 +15,10 @@
  * u every 2.5 N u on CPU (default 0), so that the N hold 40% of it:
  * under SCHED_RBS (budget u, period 2.5 N u) and under SCHED_DEADLINE
  * (runtime u, deadline and period 2.5 N u), without and with the
- * HRTICK_DL feature (see DL_HRTICK). The N start together: each
- * waits asleep in SCHED_OTHER while the caller puts it in its class, and
- * all are woken at once, so that both classes start from the same
- * phases (with -s each enters its class itself as it runs, one after
- * the other, as before November 2026: a SCHED_DEADLINE thread that
- * enters while it runs overruns to the tick, which changed its phase).
- * Beside them a SCHED_OTHER
+ * HRTICK_DL feature (see DL_HRTICK). Each enters its class itself as
+ * it runs, one after the other; with -t they start together instead:
+ * each waits asleep in SCHED_OTHER while the caller puts it in its
+ * class, and all are woken at once. Beside them a SCHED_OTHER
  * thread counts in the same loop and takes the other 60%, so the CPU
  * never idles. The cost is the work that does not get done: over a
  * window of SECS (default 5, the paper's), the count of all N + 1
@@ -79,7 +76,7 @@ static const char *const kind_name[NR_KINDS] = {
 static const long long units[] = { 1 * MS, 100 * US };
 #define NR_UNITS	2
 
-static int cpu, secs = 5, staggered;
+static int cpu, secs = 5, together;
 /* the counters' release: each blocks on it before it counts (window()) */
 static int go_fd[2] = { -1, -1 };
 static long long io_base_ppm;
@@ -299,7 +296,7 @@ static double window(int n, int kind, long long C, long long T, double *irq,
 		fprintf(stderr, "rbs_overhead: cannot write %s\n", FEATURES);
 		return -1;
 	}
-	if (n && !staggered && pipe(go_fd))
+	if (n && together && pipe(go_fd))
 		return -1;
 	for (i = 0; i < n; i++) {
 		pid[i] = start_counter(i, kind, C, T);
@@ -786,11 +783,11 @@ int main(int argc, char **argv)
 	double base, rate, dummy, m[NR_KINDS], diff[MAX_ROUNDS], d[NR_KINDS];
 	cpu_set_t set;
 
-	while ((opt = getopt(argc, argv, "c:r:sw:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:r:tw:")) != -1) {
 		if (opt == 'c')
 			cpu = atoi(optarg);
-		else if (opt == 's')
-			staggered = 1;
+		else if (opt == 't')
+			together = 1;
 		else if (opt == 'r')
 			rounds = atoi(optarg);
 		else if (opt == 'w')
@@ -839,9 +836,9 @@ int main(int argc, char **argv)
 	if (io)
 		return io_bench(rounds);
 	printf("# rbs_overhead: cpu%d, %d rounds, %d s windows; N threads of u every 2.5 N u (40%%) and a SCHED_OTHER one; %s\n",
-	       cpu, rounds, secs, staggered ?
-	       "each enters its class as it runs, one after the other (-s)" :
-	       "put in their class asleep and released together");
+	       cpu, rounds, secs, together ?
+	       "put in their class asleep and woken together (-t)" :
+	       "each enters its class as it runs, one after the other");
 	for (r = 0; r < rounds; r++) {
 		for (u = 0; u < NR_UNITS; u++) {
 			base = window(0, RBS, 0, 0, &dummy, &dummy);
@@ -898,7 +895,7 @@ int main(int argc, char **argv)
 		}
 	return 0;
 usage:
-	fprintf(stderr, "usage: rbs_overhead [-c CPU] [-r ROUNDS (1-%d)] [-s] [-w SECS] [N (1-%d) ...]\n"
+	fprintf(stderr, "usage: rbs_overhead [-c CPU] [-r ROUNDS (1-%d)] [-t] [-w SECS] [N (1-%d) ...]\n"
 		"       rbs_overhead [-c CPU] [-r ROUNDS] [-w SECS] io|disk\n",
 		MAX_ROUNDS, MAX_N);
 	return 2;
