@@ -92,22 +92,6 @@ static pid_t start(int what)
 	}
 }
 
-/* The system's context switches so far (/proc/stat's ctxt). */
-static long long ctxt(void)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen("/proc/stat", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "ctxt %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { .sched_priority = 99 };
@@ -134,13 +118,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	usleep(1000000);
-	x0 = ctxt();
+	x0 = ms_ctxt();
 	t0 = now_ns();
 	sh->phase = 1;
 	usleep(secs * 1000000);
 	sh->phase = 2;
 	t1 = now_ns();
-	x1 = ctxt();
+	x1 = ms_ctxt();
 	for (i = 0; i < NTASKS; i++)
 		kill(pid[i], SIGKILL);
 	for (i = 0; i < NTASKS; i++)

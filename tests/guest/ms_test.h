@@ -127,6 +127,22 @@ static inline int ms_enter_cpu(int cpu, struct sched_attr *a, const char *who)
 	return 0;
 }
 
+/* The system's context switches so far (/proc/stat's ctxt), or -1. */
+static inline long long ms_ctxt(void)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "ctxt %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
 /*
  * cpuN's admitted bandwidth in ppm, from /proc/sys/kernel/sched_ms_bandwidth
  * ("cpuN used_ppm total_ppm": the multisched reservations and

@@ -97,22 +97,6 @@ static long long used_ppm(void)
 	return used;
 }
 
-/* Context switches so far, on every CPU (/proc/stat, ctxt), or -1. */
-static long long switches(void)
-{
-	char line[256];
-	long long n = -1;
-	FILE *f = fopen("/proc/stat", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "ctxt %lld", &n) == 1)
-			break;
-	fclose(f);
-	return n;
-}
-
 /* CPU's local timer interrupts so far (/proc/interrupts, LOC), or -1. */
 static long long timer_irqs(void)
 {
@@ -330,12 +314,12 @@ static double window(int n, int kind, long long C, long long T, double *irq,
 	usleep(300000);
 	c0 = total(n);
 	i0 = timer_irqs();
-	s0 = switches();
+	s0 = ms_ctxt();
 	t0 = now_ns();
 	usleep(secs * 1000000);
 	c1 = total(n);
 	i1 = timer_irqs();
-	s1 = switches();
+	s1 = ms_ctxt();
 	t1 = now_ns();
 	rate = (c1 - c0) * 1e9 / (t1 - t0);
 	*irq = (i1 - i0) * 1e9 / (t1 - t0);
