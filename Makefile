@@ -40,7 +40,8 @@ stress-baseline:
 # Not part of check: Quest's figures 4 and 5 (an I/O server as PIBS and as
 # a sporadic server, over a unix socket) and figure 7 (the cost of
 # scheduling against the number of reservations, RBS against
-# SCHED_DEADLINE), in a one-CPU boot of the benchmark kernel with
+# SCHED_DEADLINE, the threads started together, then one after the
+# other), in a one-CPU boot of the benchmark kernel with
 # --icount; then the disk half of figures 4 and 5 under threadirqs, on
 # the benchmark kernel under the wall clock. Each times the class's code
 # with the function profiler, which the benchmark kernel has.
@@ -48,7 +49,8 @@ stress-baseline:
 bench-rbs: build bench-kernel
 	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --icount --timeout 2400 \
 		--kernel $(or $(KERNEL),$(BENCH_KERNEL)) -- \
-		sh -c '/tests/rbs_overhead io && /tests/rbs_overhead -w 3'
+		sh -c '/tests/rbs_overhead io && /tests/rbs_overhead -t -w 3 && \
+		/tests/rbs_overhead -w 3'
 	MS_NO_BUILD=1 scripts/qemu-run --smp 1 --mem 2G --timeout 600 \
 		--kernel $(or $(KERNEL),$(BENCH_KERNEL)) \
 		--disk 64M --append threadirqs -- /tests/rbs_overhead disk

@@ -18,7 +18,8 @@
  * HRTICK_DL feature (see DL_HRTICK). Each enters its class itself as
  * it runs, one after the other; with -t they start together instead:
  * each waits asleep in SCHED_OTHER while the caller puts it in its
- * class, and all are woken at once. Beside them a SCHED_OTHER
+ * class, and all are woken at once, by one timer interrupt (go_fd).
+ * Beside them a SCHED_OTHER
  * thread counts in the same loop and takes the other 60%, so the CPU
  * never idles. The cost is the work that does not get done: over a
  * window of SECS (default 5, the paper's), the count of all N + 1
@@ -48,10 +49,12 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 
 #include "ms_test.h"
@@ -77,9 +80,15 @@ static const long long units[] = { 1 * MS, 100 * US };
 #define NR_UNITS	2
 
 static int cpu, secs = 5, together;
-/* the counters' release: each blocks on it before it counts (window()) */
-static int go_fd[2] = { -1, -1 };
 static long long io_base_ppm;
+/*
+ * The release of -t: a timerfd each counter polls before it counts
+ * (window()), so that all wake in one timer interrupt. A thread that
+ * wakes the counters one by one (a pipe's last close, or FUTEX_WAKE) is
+ * preempted by each, which runs till its budget ends before the next is
+ * woken: they start a few microseconds apart and keep those phases.
+ */
+static int go_fd = -1;
 static volatile unsigned long long *count;	/* MAX_N + 1, shared */
 
 /* Sum of the admitted ppm over every CPU (sched_ms_bandwidth). */
@@ -165,24 +174,24 @@ static void counter_attr(struct sched_attr *a, int kind, long long C,
 }
 
 /*
- * A counting thread @i on CPU, in its class. With the release pipe open
- * (go_fd), it enters SCHED_OTHER and waits there for the others: the
- * caller puts it in its class while it sleeps (window()).
+ * A counting thread @i on CPU, in its class. With -t it enters
+ * SCHED_OTHER and waits there for the others: the caller puts it in its
+ * class while it sleeps and releases all at once (window()). Its counter
+ * is written first, so that no page fault comes after the release (a
+ * fault on the shared page can block, which splits a sporadic server's
+ * budget).
  */
 static void __attribute__((noreturn))
 counter(int fd, int i, int kind, long long C, long long T)
 {
+	struct pollfd pf = { .fd = go_fd, .events = POLLIN };
 	struct sched_attr a;
-	char c;
 
-	counter_attr(&a, go_fd[0] >= 0 ? RBS : kind, go_fd[0] >= 0 ? 0 : C, T);
+	counter_attr(&a, together ? RBS : kind, together ? 0 : C, T);
+	count[i] = 0;
 	enter(fd, &a);
-	if (go_fd[0] >= 0) {
-		close(go_fd[1]);
-		if (read(go_fd[0], &c, 1) < 0)
-			_exit(1);
-		close(go_fd[0]);
-	}
+	while (go_fd >= 0 && poll(&pf, 1, -1) < 0 && errno == EINTR)
+		;
 	for (;;)
 		count[i]++;
 }
@@ -249,6 +258,32 @@ static pid_t start_counter(int i, int kind, long long C, long long T)
 	return start_child(&c);
 }
 
+/*
+ * Wait, up to a second, until @pid sleeps (state S in /proc/PID/stat): a
+ * counter put in its class before it reached its poll would run a few
+ * microseconds of its budget and block, which splits a sporadic
+ * server's budget for good. True once it sleeps.
+ */
+static int wait_asleep(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	int i, asleep = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (i = 0; i < 10000 && !asleep; i++) {
+		f = fopen(path, "r");
+		if (!f)
+			return 0;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		asleep = p && p[1] == ' ' && p[2] == 'S';
+		fclose(f);
+		if (!asleep)
+			usleep(100);
+	}
+	return asleep;
+}
+
 static unsigned long long total(int n)
 {
 	unsigned long long s = 0;
@@ -268,6 +303,9 @@ static unsigned long long total(int n)
 static double window(int n, int kind, long long C, long long T, double *irq,
 		     double *sw)
 {
+	static const struct itimerspec release = {
+		.it_value.tv_nsec = 1000000,
+	};
 	static pid_t pid[MAX_N + 1];
 	long long base = used_ppm(), t0, t1, i0, i1, s0, s1;
 	unsigned long long c0, c1;
@@ -280,15 +318,19 @@ static double window(int n, int kind, long long C, long long T, double *irq,
 		fprintf(stderr, "rbs_overhead: cannot write %s\n", FEATURES);
 		return -1;
 	}
-	if (n && together && pipe(go_fd))
-		return -1;
+	if (n && together) {
+		go_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+		if (go_fd < 0)
+			return -1;
+	}
 	for (i = 0; i < n; i++) {
 		pid[i] = start_counter(i, kind, C, T);
-		if (pid[i] > 0 && go_fd[0] >= 0) {
+		if (pid[i] > 0 && together) {
 			struct sched_attr a;
 
 			counter_attr(&a, kind, C, T);
-			if (syscall(SYS_sched_setattr, pid[i], &a, 0)) {
+			if (!wait_asleep(pid[i]) ||
+			    syscall(SYS_sched_setattr, pid[i], &a, 0)) {
 				kill(pid[i], SIGKILL);
 				waitpid(pid[i], NULL, 0);
 				pid[i] = -1;
@@ -301,12 +343,9 @@ static double window(int n, int kind, long long C, long long T, double *irq,
 		}
 		started++;
 	}
-	/* all at once: the closed pipe wakes every one of them */
-	if (go_fd[0] >= 0) {
-		close(go_fd[0]);
-		close(go_fd[1]);
-		go_fd[0] = go_fd[1] = -1;
-	}
+	/* all at once, 1 ms from now */
+	if (go_fd >= 0 && timerfd_settime(go_fd, 0, &release, NULL))
+		goto out;
 	pid[n] = start_counter(n, kind, 0, 0);
 	if (pid[n] < 0)
 		goto out;
@@ -325,11 +364,9 @@ static double window(int n, int kind, long long C, long long T, double *irq,
 	*irq = (i1 - i0) * 1e9 / (t1 - t0);
 	*sw = (s1 - s0) * 1e9 / (t1 - t0);
 out:
-	if (go_fd[0] >= 0) {
-		close(go_fd[0]);
-		close(go_fd[1]);
-		go_fd[0] = go_fd[1] = -1;
-	}
+	if (go_fd >= 0)
+		close(go_fd);
+	go_fd = -1;
 	for (i = 0; i < started; i++) {
 		kill(pid[i], SIGKILL);
 		waitpid(pid[i], NULL, 0);
