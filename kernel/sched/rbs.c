@@ -34,6 +34,9 @@
  * until its head chunk's time: an hrtimer per CPU ends its budget, and
  * another replenishes the first throttled task, so no time is overrun
  * beyond the timers' latency, and a CPU whose tasks sleep arms no timer.
+ * A task whose chunk comes due just after another of its period ran out
+ * may be replenished up to 10 us early (rbs_replenish_early()), so that
+ * the two run back to back: a window of T then holds C plus that much.
  * The replenishment queue holds at most sysctl_sched_rbs_repl_max chunks;
  * a replenishment that does not fit joins the last one, later, rather than
  * be lost or left uncharged.
@@ -1062,33 +1065,41 @@ static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
 	return any;
 }
 
+/* how early a server may be replenished after one of its period ran out */
+#define RBS_EARLY_NS	(10 * NSEC_PER_USEC)
+
 /*
- * The running server ran out, and nothing of RBS is ready: a Main server
- * whose head chunk comes due within RBS_PULL_NS is replenished now, its
- * chunk's time brought forward to now, so that it runs straight after the
- * one that ran out rather than after a task of a class below for those
- * few microseconds. Without it, servers that run back to back drift
- * apart: a chunk's time is when its use began (rbs_ss_start()), the
- * timers' and the switch's latencies differ from one period to the next,
- * and now and then a gap of a microsecond or two opens between two of
- * them that nothing closes, which costs two switches a period from then
- * on. A chunk brought forward comes back a period after its new time, so
- * the server may run C plus RBS_PULL_NS in a window of T; it is only ever
- * brought up to the end of the server before it, whose chunks come back
- * a period after they began, so over many periods it runs no more than C
- * every T.
+ * The running server ran out and no RBS server is ready: if the first
+ * throttled one is a Main server of the same period whose head chunk
+ * comes due within RBS_EARLY_NS, replenish it now, its chunk's time
+ * brought forward to now, so that it runs straight after the one that ran
+ * out rather than a task of a class below running for those few
+ * microseconds between them. Servers of one period that run back to back
+ * otherwise drift apart: a chunk's time is when its use began, and the
+ * timers' latencies differ from one period to the next, so now and then
+ * a gap of a microsecond or two opens that nothing closes, two switches a
+ * period from then on.
+ *
+ * The chunk comes back a period after its new time, so the server may run
+ * C plus RBS_EARLY_NS in a window of T. It is only ever brought up to the
+ * end of a server of its period, none of which starts before the first
+ * of them in that period, which is not brought forward: over many
+ * periods it runs no more than C every T. (A server of another period,
+ * or an I/O server, would let it lock onto that one's period.)
+ *
+ * Called from pick_task_rbs() with the rq lock held and the rq clock, @now,
+ * updated. Returns true if it made a server ready.
  */
-#define RBS_PULL_NS	(10 * NSEC_PER_USEC)
-
-static bool rbs_pull_next(struct rbs_rq *rrq, u64 now)
+static bool rbs_replenish_early(struct rbs_rq *rrq, u64 now)
 {
-	struct sched_rbs_entity *cur = rbs_curr_srv(rrq->rq), *se;
+	struct sched_rbs_entity *curr = rbs_curr_srv(rrq->rq), *se;
 
-	if (!cur || !cur->throttled || cur->bg_running)
+	if (!curr || !curr->throttled || curr->bg_running || curr->io_server)
 		return false;
 	se = rbs_first(&rrq->throttled);
-	if (!se || se == cur || se->io_server ||
-	    se->ss.q[0].t > now + RBS_PULL_NS)
+	if (!se || se == curr || se->io_server ||
+	    rbs_period(se) != rbs_period(curr) ||
+	    se->ss.q[0].t > now + RBS_EARLY_NS)
 		return false;
 	rbs_erase(rrq, se);
 	se->ss.q[0].t = min(se->ss.q[0].t, now);
@@ -1589,7 +1600,7 @@ static struct task_struct *pick_task_rbs(struct rq *rq)
 	if (rbs_replenish_due(rrq, rq_clock(rq)))
 		rrq->repl_stale = true;
 	se = rbs_first(&rrq->ready);
-	if (!se && rbs_pull_next(rrq, rq_clock(rq))) {
+	if (!se && rbs_replenish_early(rrq, rq_clock(rq))) {
 		rrq->repl_stale = true;
 		se = rbs_first(&rrq->ready);
 	}
