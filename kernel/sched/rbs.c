@@ -1029,11 +1029,37 @@ void ms_wakeup_below(struct rq *rq)
 static void rbs_arm_budget(struct rq *rq, struct sched_rbs_entity *se);
 
 /*
- * Throttled tasks whose head chunk is due by @now may run again. One that
- * is still the running task (it had yet to be switched out) goes on
+ * @se, throttled, has budget at @now: it may run again. @due is the time
+ * its head chunk came due, for the trace: @now or before, or up to
+ * RBS_EARLY_NS after it if rbs_replenish_early() brought it forward. One
+ * that is still the running task (it had yet to be switched out) goes on
  * without a switch, so its chunk starts and its budget timer is armed
  * here.
  */
+static void rbs_replenish(struct rbs_rq *rrq, struct sched_rbs_entity *se,
+			  u64 now, u64 due)
+{
+	trace_rbs_replenish(rbs_task_of(se), now, due, rbs_next_budget(se));
+	rbs_erase(rrq, se);
+	se->throttled = 0;
+	/*
+	 * Queued again, behind the servers of its period that are ready, as
+	 * SCHED_FIFO queues a task made runnable at the tail of its
+	 * priority: it does not preempt one of them that runs, which would
+	 * split that one's chunk for nothing.
+	 */
+	se->seq = rrq->seq++;
+	rbs_io_update(se, now);
+	rbs_insert(rrq, se);
+	if (rbs_curr_srv(rrq->rq) == se) {
+		rbs_bg_stop(rrq->rq, se);
+		if (!se->io_server)
+			rbs_begin(se, now);
+		rbs_arm_budget(rrq->rq, se);
+	}
+}
+
+/* Replenish the throttled tasks whose head chunk is due by @now. */
 static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
 {
 	struct sched_rbs_entity *se;
@@ -1041,25 +1067,7 @@ static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
 
 	while ((se = rbs_first(&rrq->throttled)) &&
 	       rbs_capacity(se, now) > 0) {
-		trace_rbs_replenish(rbs_task_of(se), now, rbs_next_time(se),
-				    rbs_next_budget(se));
-		rbs_erase(rrq, se);
-		se->throttled = 0;
-		/*
-		 * Queued again, behind the servers of its period that are
-		 * ready, as SCHED_FIFO queues a task made runnable at the
-		 * tail of its priority: it does not preempt one of them that
-		 * runs, which would split that one's chunk for nothing.
-		 */
-		se->seq = rrq->seq++;
-		rbs_io_update(se, now);
-		rbs_insert(rrq, se);
-		if (rbs_curr_srv(rrq->rq) == se) {
-			rbs_bg_stop(rrq->rq, se);
-			if (!se->io_server)
-				rbs_begin(se, now);
-			rbs_arm_budget(rrq->rq, se);
-		}
+		rbs_replenish(rrq, se, now, rbs_next_time(se));
 		any = true;
 	}
 	return any;
@@ -1071,40 +1079,58 @@ static bool rbs_replenish_due(struct rbs_rq *rrq, u64 now)
 /*
  * The running server ran out and no RBS server is ready: if the first
  * throttled one is a Main server of the same period whose head chunk
- * comes due within RBS_EARLY_NS, replenish it now, its chunk's time
- * brought forward to now, so that it runs straight after the one that ran
- * out rather than a task of a class below running for those few
- * microseconds between them. Servers of one period that run back to back
- * otherwise drift apart: a chunk's time is when its use began, and the
- * timers' latencies differ from one period to the next, so now and then
- * a gap of a microsecond or two opens that nothing closes, two switches a
- * period from then on.
+ * comes due within RBS_EARLY_NS, it is returned, to be replenished now,
+ * its chunk's time brought forward to now, so that it runs straight after
+ * the one that ran out rather than a task of a class below running for
+ * those few microseconds between them. Servers of one period that run
+ * back to back otherwise drift apart: a chunk's time is when its use
+ * began, and the timers' latencies differ from one period to the next,
+ * so now and then a gap of a microsecond or two opens that nothing
+ * closes, two switches a period from then on.
  *
  * The chunk comes back a period after its new time, so the server may run
  * C plus RBS_EARLY_NS in a window of T. It is only ever brought up to the
  * end of a server of its period, none of which starts before the first
  * of them in that period, which is not brought forward: over many
  * periods it runs no more than C every T. (A server of another period,
- * or an I/O server, would let it lock onto that one's period.)
+ * or an I/O server, would let it lock onto that one's period.) Only the
+ * first throttled server is looked at: one of another period due sooner
+ * is replenished by the timer a few microseconds later anyway.
  *
- * Called from pick_task_rbs() with the rq lock held and the rq clock, @now,
- * updated. Returns true if it made a server ready.
+ * With the rq lock held and the rq clock, @now, updated; from
+ * pick_task_rbs(), which replenishes it, and balance_rbs(), which asks.
  */
-static bool rbs_replenish_early(struct rbs_rq *rrq, u64 now)
+static struct sched_rbs_entity *rbs_early(struct rbs_rq *rrq, u64 now)
 {
 	struct sched_rbs_entity *curr = rbs_curr_srv(rrq->rq), *se;
 
 	if (!curr || !curr->throttled || curr->bg_running || curr->io_server)
-		return false;
+		return NULL;
 	se = rbs_first(&rrq->throttled);
 	if (!se || se == curr || se->io_server ||
 	    rbs_period(se) != rbs_period(curr) ||
-	    se->ss.q[0].t > now + RBS_EARLY_NS)
+	    rbs_ss_capacity(&se->ss, now + RBS_EARLY_NS) <= 0)
+		return NULL;
+	return se;
+}
+
+/*
+ * Replenish rbs_early()'s server now; true if there is one. Its head is
+ * not due yet: rbs_replenish_due() has just run with the same @now.
+ */
+static bool rbs_replenish_early(struct rbs_rq *rrq, u64 now)
+{
+	struct sched_rbs_entity *se = rbs_early(rrq, now);
+	u64 due;
+
+	if (!se)
 		return false;
+	due = se->ss.q[0].t;
 	rbs_erase(rrq, se);
-	se->ss.q[0].t = min(se->ss.q[0].t, now);
+	se->ss.q[0].t = now;
 	rbs_insert(rrq, se);
-	return rbs_replenish_due(rrq, now);
+	rbs_replenish(rrq, se, now, due);
+	return true;
 }
 
 /* Charge @se's server with @delta it ran (algorithm 7 for an I/O server). */
@@ -1842,8 +1868,9 @@ static void migrate_task_rq_rbs(struct task_struct *p, int new_cpu)
 /*
  * Does RBS, or a class above it, have a task to run here? Then the
  * classes below need not pull one (prev_balance()). A throttled task
- * counts only once its chunk is due, and one that may run in the
- * background not at all: the classes below may pull work first.
+ * counts only once its chunk is due, or is one pick_task_rbs() will
+ * replenish early (rbs_early()), and one that may run in the background
+ * not at all: the classes below may pull work first.
  */
 static int balance_rbs(struct rq *rq, struct task_struct *prev,
 		       struct rq_flags *rf)
@@ -1853,7 +1880,8 @@ static int balance_rbs(struct rq *rq, struct task_struct *prev,
 
 	return sched_stop_runnable(rq) || sched_dl_runnable(rq) ||
 	       rbs_first(&rrq->ready) ||
-	       (se && rbs_capacity(se, rq_clock(rq)) > 0);
+	       (se && rbs_capacity(se, rq_clock(rq)) > 0) ||
+	       rbs_early(rrq, rq_clock(rq));
 }
 #endif
 

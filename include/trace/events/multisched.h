@@ -279,7 +279,8 @@ TRACE_EVENT(rbs_throttle,
 
 /*
  * rbs_replenish - a throttled RBS reservation's head chunk of @budget ns
- * came due, at @head_time; it was replenished at @now
+ * came due, at @head_time; it was replenished at @now (up to 10 us before
+ * @head_time if rbs_replenish_early() brought it forward)
  */
 TRACE_EVENT(rbs_replenish,
 	    TP_PROTO(struct task_struct *p, u64 now, u64 head_time, u64 budget),
