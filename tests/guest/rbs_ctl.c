@@ -747,10 +747,12 @@ static int hogs(void)
 	rp = (st[0].count - p0) * 1e9 / (now_ns() - t0);
 	rc = (st[1].count - c0) * 1e9 / (now_ns() - t0);
 	cp = (cpu_ns(pid[0]) - u0) * 100.0 / (now_ns() - t0);
-	printf("# rbs_ctl hogs: producer %.0f blocks/s on %.1f%% of cpu0, consumer %.0f; allocations: consumer %.1f%%, hog %.1f%% (means over 2 s); fill %.2f..%.2f; hog squished in %lld steps; producer ran out %lld times\n",
+	printf("# rbs_ctl hogs: producer %.0f blocks/s on %.1f%% of cpu0, consumer %.0f; allocations: consumer %.1f%%, hog %.1f%% (means over 2 s); fill %.2f..%.2f; hog squished in %lld steps; producer ran out %lld times, holds %lld chunks, found its queue full %lld times\n",
 	       rp, cp, rc, alloc[0], alloc[1], lo, hi,
 	       pid_sched_ll(pid[2], "ms.rbs_ctl.nr_squished"),
-	       pid_sched_ll(pid[0], "ms.rbs.nr_exhausted"));
+	       pid_sched_ll(pid[0], "ms.rbs.nr_exhausted"),
+	       pid_sched_ll(pid[0], "ms.rbs.nr_chunks"),
+	       pid_sched_ll(pid[0], "ms.rbs.nr_full"));
 	kill(pid[0], SIGKILL);
 	kill(pid[1], SIGKILL);
 	kill(pid[2], SIGKILL);
