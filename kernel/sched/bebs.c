@@ -787,10 +787,18 @@ static enum hrtimer_restart bebs_budget_timer(struct hrtimer *timer)
 		first = bebs_first(&brq->ready);
 		if (cse->state == BEBS_EXECUTING && cse->on_rq && first &&
 		    first != cse && ms_before(first->deadline, cse->deadline) &&
-		    !bebs_keep(rq, curr, first))
+		    !bebs_keep(rq, curr, first)) {
 			resched_curr(rq);
-		else
+			/*
+			 * The pick may return it again (@first moved to another
+			 * CPU or changed meanwhile), which calls no
+			 * ->set_next_task(): its budget stays enforced.
+			 */
+			hrtimer_start(timer, ns_to_ktime(max_t(s64, cse->left, 0)),
+				      HRTIMER_MODE_REL_PINNED_HARD);
+		} else {
 			bebs_arm_budget(rq, cse);
+		}
 	}
 	rq_unlock(rq, &rf);
 	return HRTIMER_NORESTART;
@@ -1044,11 +1052,22 @@ static void put_prev_task_bebs(struct rq *rq, struct task_struct *p,
 
 static void set_next_task_bebs(struct rq *rq, struct task_struct *p, bool first)
 {
+	struct sched_bebs_entity *se = bebs_se(p);
+
 	p->se.exec_start = rq_clock_task(rq);
 	ms_update_util(rq, false);
 	/* where its slice starts, for bebs_keep() */
 	p->se.prev_sum_exec_runtime = p->se.sum_exec_runtime;
-	bebs_arm_budget(rq, bebs_se(p));
+	/*
+	 * A running task whose server is expired or throttled comes back
+	 * here deboosted (rt_mutex_setprio()) or put back in the class by
+	 * sched_setattr(2): no pick returns it, and nothing charges it
+	 * (update_curr_bebs()), so it leaves the CPU, as a throttled
+	 * SCHED_DEADLINE task does.
+	 */
+	if (se->on_rq && se->state != BEBS_EXECUTING)
+		resched_curr(rq);
+	bebs_arm_budget(rq, se);
 }
 
 static void task_tick_bebs(struct rq *rq, struct task_struct *p, int queued)
@@ -1196,6 +1215,24 @@ static unsigned int bebs_nr_running(struct rq *rq)
 	return bebs_rq_of(rq)->balance.nr_running;
 }
 
+#ifdef CONFIG_SCHED_CORE
+/*
+ * Core scheduling takes a task for a sibling from the core tree, or
+ * steals one for an idle sibling (sched_core_find(), try_steal_cookie()):
+ * not one whose server is expired or throttled, which no pick of the
+ * class returns and update_curr_bebs() would not charge, and not a
+ * periodic task to another CPU than its own, where its bandwidth is not
+ * admitted. Under the rq lock of @p's CPU.
+ */
+static int task_is_throttled_bebs(struct task_struct *p, int cpu)
+{
+	const struct sched_bebs_entity *se = bebs_se(p);
+
+	return se->state != BEBS_EXECUTING ||
+	       (se->periodic && cpu != task_cpu(p));
+}
+#endif
+
 DEFINE_SCHED_CLASS(bebs) = {
 	.enqueue_task		= enqueue_task_bebs,
 	.dequeue_task		= dequeue_task_bebs,
@@ -1218,6 +1255,9 @@ DEFINE_SCHED_CLASS(bebs) = {
 	.prio_changed		= prio_changed_bebs,
 	.get_rr_interval	= get_rr_interval_bebs,
 	.update_curr		= update_curr_bebs,
+#ifdef CONFIG_SCHED_CORE
+	.task_is_throttled	= task_is_throttled_bebs,
+#endif
 };
 
 /*

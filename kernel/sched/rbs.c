@@ -1898,6 +1898,23 @@ static unsigned int get_rr_interval_rbs(struct rq *rq, struct task_struct *p)
 	return nsecs_to_jiffies(o ? READ_ONCE(o->C) : p->ms.runtime);
 }
 
+#ifdef CONFIG_SCHED_CORE
+/*
+ * Core scheduling takes a task for a sibling from the core tree, or
+ * steals one for an idle sibling (sched_core_find(), try_steal_cookie()):
+ * not one whose server is throttled and not running in the background,
+ * which set_next_task_rbs() would send off the CPU again, and not one to
+ * another CPU than its own, away from its reservation (ms_away()). Under
+ * the rq lock of @p's CPU.
+ */
+static int task_is_throttled_rbs(struct task_struct *p, int cpu)
+{
+	const struct sched_rbs_entity *se = rbs_srv(p);
+
+	return (se->throttled && !se->bg_running) || cpu != task_cpu(p);
+}
+#endif
+
 DEFINE_SCHED_CLASS(rbs) = {
 	.enqueue_task		= enqueue_task_rbs,
 	.dequeue_task		= dequeue_task_rbs,
@@ -1919,6 +1936,9 @@ DEFINE_SCHED_CLASS(rbs) = {
 	.prio_changed		= prio_changed_rbs,
 	.get_rr_interval	= get_rr_interval_rbs,
 	.update_curr		= update_curr_rbs,
+#ifdef CONFIG_SCHED_CORE
+	.task_is_throttled	= task_is_throttled_rbs,
+#endif
 };
 
 static void rbs_init_rq(struct rq *rq, int cpu)

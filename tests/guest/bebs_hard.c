@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bebs_hard admit|jobs|overrun|sigxcpu [-c CPU]
+ * bebs_hard admit|jobs|overrun|sigxcpu|pi [-c CPU]
  *
  * Periodic real-time tasks of SCHED_BEBS (MS_FLAG_BEBS_PERIODIC), on CPU
  * (default 1). Prints one TAP line per check ("ok - ..." or
@@ -47,6 +47,10 @@
  *
  * sigxcpu: MS_FLAG_BEBS_OVERRUN sends SIGXCPU at an overrun (see
  *   test_sigxcpu()).
+ *
+ * pi: a periodic task throttled while it holds a priority-inheritance
+ *   mutex is boosted, and deboosted throttled: it leaves the CPU at once
+ *   (see test_pi()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -57,6 +61,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -578,6 +583,153 @@ static void test_sigxcpu(void)
 	CHECK(got == 1, "sched_getattr reads MS_FLAG_BEBS_OVERRUN back");
 }
 
+/*
+ * pi: the holder, a periodic task of 10 ms every second on CPU, takes a
+ * process-shared PTHREAD_PRIO_INHERIT mutex (a PI futex) and spins 100 ms
+ * of CPU time holding it: it overruns its budget and is throttled until
+ * its next period, the mutex held. A SCHED_FIFO 50 thread on another CPU
+ * then waits for the mutex: the holder is boosted into the real-time
+ * class, runs the rest of its section there and lets go. Deboosted, it
+ * is the running task of its CPU, back in BEBS and still throttled
+ * (rt_mutex_setprio() calls ->set_next_task() for a running task): it
+ * must leave the CPU then, not spin on, unmetered, until its next period
+ * (a review found it did). After the unlock the holder spins 300 ms of
+ * wall time from just before the unlock and measures the CPU time it
+ * got: its next period begins some 900 ms after the unlock, so it runs
+ * next then, finds the 300 ms over, and has run next to nothing; the
+ * check allows one budget and 4 ms (14 ms). Spinning on unmetered, it
+ * would run all 300 ms (300.2 ms measured with the fix taken out).
+ */
+/* The word of /proc/@pid/sched's "@key : word" line into @buf, or "". */
+static void pid_sched_str(pid_t pid, const char *key, char *buf, int size)
+{
+	char path[64], line[256], name[128], word[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	buf[0] = 0;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s : %63s", name, word) == 2 &&
+		    !strcmp(name, key))
+			snprintf(buf, size, "%.63s", word);
+	fclose(f);
+}
+
+struct pi_shared {
+	pthread_mutex_t	m;
+	volatile int	step;		/* 1: held, 2: let go and measured */
+	volatile long long ran;		/* CPU ns in the 300 ms after */
+	volatile long long wait;	/* ns the waiter waited for it */
+};
+
+static void __attribute__((noreturn)) pi_holder(struct pi_shared *sh, int fd)
+{
+	long long t, c;
+	char ok = '1';
+
+	if (pin(0, cpu, -1) || periodic(0, 10 * MS, 0, 1000 * MS))
+		ok = '0';
+	if (write(fd, &ok, 1) != 1 || ok != '1' || pthread_mutex_lock(&sh->m))
+		_exit(1);
+	close(fd);
+	sh->step = 1;
+	spin_cpu_ns(100 * MS);
+	c = thread_cpu_ns();
+	t = now_ns();
+	pthread_mutex_unlock(&sh->m);
+	while (now_ns() - t < 300 * (long long)MS)
+		;
+	sh->ran = thread_cpu_ns() - c;
+	sh->step = 2;
+	for (;;)
+		pause();
+}
+
+static void test_pi(void)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	char state[64] = "", ok = '0';
+	pthread_mutexattr_t ma;
+	struct pi_shared *sh;
+	pid_t h = -1, w = -1;
+	int fd[2], i;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED || pipe(fd) || pin(0, cpu ? 0 : 1, -1)) {
+		CHECK(0, "pi: shared memory, a pipe, and the caller off cpu%d", cpu);
+		return;
+	}
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&sh->m, &ma);
+	sh->step = 0;
+	sh->ran = -1;
+	sh->wait = -1;
+	h = fork();
+	if (!h) {
+		close(fd[0]);
+		pi_holder(sh, fd[1]);
+	}
+	close(fd[1]);
+	if (read(fd[0], &ok, 1) != 1 || ok != '1') {
+		CHECK(0, "pi: a periodic task of 10 ms every second enters on cpu%d",
+		      cpu);
+		goto out;
+	}
+	/* held, and throttled: up to 2 s */
+	for (i = 0; i < 400; i++) {
+		usleep(5000);
+		pid_sched_str(h, "ms.bebs.state", state, sizeof(state));
+		if (sh->step == 1 && !strcmp(state, "expired"))
+			break;
+	}
+	CHECK(sh->step == 1 && !strcmp(state, "expired"),
+	      "pi: the holder overran its 10 ms holding the mutex and is throttled (%s, seen after %d ms)",
+	      state, 5 * (i + 1));
+	w = fork();
+	if (!w) {
+		long long t0;
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) ||
+		    pin(0, cpu ? 0 : 1, -1))
+			_exit(1);
+		t0 = now_ns();
+		if (pthread_mutex_lock(&sh->m))
+			_exit(1);
+		sh->wait = now_ns() - t0;
+		pthread_mutex_unlock(&sh->m);
+		_exit(0);
+	}
+	/* until it runs again, at its next period, and ends its 300 ms */
+	for (i = 0; i < 600 && sh->step != 2; i++)
+		usleep(5000);
+	printf("# pi: the waiter waited %.1f ms; in the 300 ms after letting go the holder ran %.3f ms; %lld misses\n",
+	       sh->wait / 1e6, sh->ran / 1e6,
+	       pid_sched_ll(h, "ms.bebs.nr_missed"));
+	/*
+	 * Boosted, the holder runs the 90 ms left of its section at once;
+	 * unboosted, at 10 ms a second, it would take 9 s.
+	 */
+	CHECK(sh->step == 2 && sh->wait > 0 && sh->wait < 500 * (long long)MS,
+	      "pi: a SCHED_FIFO 50 thread waiting for the mutex boosts the throttled holder, which ends its section: the waiter waited %.1f ms (< 500)",
+	      sh->wait / 1e6);
+	CHECK(sh->step == 2 && sh->ran >= 0 && sh->ran <= 14 * (long long)MS,
+	      "pi: deboosted and still throttled, the holder runs at most a budget and 4 ms (14 ms) in the 300 ms after, not on unmetered (%.3f ms)",
+	      sh->ran / 1e6);
+out:
+	if (w > 0)
+		reap(w);
+	if (h > 0)
+		reap(h);
+	close(fd[0]);
+	munmap(sh, sizeof(*sh));
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -600,6 +752,8 @@ int main(int argc, char **argv)
 		test_overrun();
 	else if (!strcmp(argv[1], "sigxcpu"))
 		test_sigxcpu();
+	else if (!strcmp(argv[1], "pi"))
+		test_pi();
 	else
 		return 2;
 	return fails > 0;

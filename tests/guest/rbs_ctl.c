@@ -50,6 +50,19 @@
 
 static int fails;
 
+/*
+ * Touch @buf before the thread enters its class: its first read() or
+ * write() of a pipe would otherwise fault it in holding the pipe's
+ * mutex. A consumer does that at the controller's least allocation (its
+ * pipe is empty at first), 200 us every 40 ms in pieces, and in a traced
+ * run of follow under TCG its producer, blocked on the mutex, made
+ * nothing for 2 s (see sched-rbs-ctl.rst, Found on the way).
+ */
+static void prefault(char *buf)
+{
+	memset(buf, 1, BLOCK);
+}
+
 /* rbs_ctl demo: the runs' numbers, kept for its table; no TAP lines */
 static bool demo_mode;
 static struct {
@@ -347,6 +360,7 @@ static void __attribute__((noreturn)) producer(struct shared *sh, int fd,
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	pin(0);
+	prefault(buf);
 	if (rbs_enter(0, C, T, 0, 0))
 		_exit(10);
 	for (;;) {
@@ -364,6 +378,7 @@ static void __attribute__((noreturn)) consumer(struct shared *sh, int fd)
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	pin(0);
+	prefault(buf);
 	if (rbs_enter(0, 0, 0, MS_FLAG_RBS_FEEDBACK, 0) ||
 	    ctl(PR_RBS_CTL_ADD, fd, PR_RBS_CTL_CONSUMER, 0))
 		_exit(10);
@@ -498,19 +513,30 @@ static int follow(void)
 	CHECK(held, "the fill level held within 10%% of half over the second before the doubling");
 	/*
 	 * Halving the producer's work a block does not quite double its
-	 * rate: a write costs the same as before.
+	 * rate: a block also costs a write and a wakeup, o, the same as
+	 * before, and the rate grows by (400 us + o) / (200 us + o). On the
+	 * lockdep kernel under TCG o was 60 to 330 us (1.38 to 1.9 times);
+	 * 1.3 times allows up to 460 us.
 	 */
-	CHECK(prod1 > 1.5 * prod0,
-	      "the producer's rate goes up by more than half (%.2fx)",
+	CHECK(prod1 > 1.3 * prod0,
+	      "the producer's rate goes up by more than 1.3 times (%.2fx)",
 	      prod1 / prod0);
 	CHECK(rate0 > 0.95 * prod0 && rate0 < 1.05 * prod0 &&
 	      rate1 > 0.95 * prod1 && rate1 < 1.05 * prod1,
 	      "the consumer keeps the producer's rate within 5%% before and after (%.2f, %.2f)",
 	      rate0 / prod0, rate1 / prod1);
-	/* its work a block is the same: the allocation scales with its rate */
-	CHECK(a_before > 0 && a_after > 0.7 * a_before * rate1 / rate0 &&
-	      a_after < 1.3 * a_before * rate1 / rate0,
-	      "its allocation follows its rate, within 30%% (%.1f%% to %.1f%% for %.2fx)",
+	/*
+	 * Its work a block is the same: the allocation scales with its
+	 * rate. Not exactly: the controller cuts an allocation only once
+	 * the thread uses less than 3/4 of it (too generous), so it may sit
+	 * anywhere from the use to 4/3 of it, 3/4 to 4/3 between two
+	 * readings; and a block costs less when more arrive a wakeup. Hence
+	 * 0.6 to 1.4 times the rate's growth (2026-11-28: 0.68 seen with
+	 * 11.3% before, at the top of that band).
+	 */
+	CHECK(a_before > 0 && a_after > 0.6 * a_before * rate1 / rate0 &&
+	      a_after < 1.4 * a_before * rate1 / rate0,
+	      "its allocation follows its rate, 0.6 to 1.4 times its growth (%.1f%% to %.1f%% for %.2fx)",
 	      a_before / 1e4, a_after / 1e4, rate1 / rate0);
 	CHECK(settle_ns >= 0 && settle_ns <= 300 * MS,
 	      "the fill level is back within 10%% of half in 0.3 s at 100 Hz, and stays (%.3f s)",
@@ -619,6 +645,7 @@ stage_run(struct stage *st, int in, int out, long long C, long long T)
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	pin(0);
+	prefault(buf);
 	if (rbs_enter(0, C, T, C ? 0 : MS_FLAG_RBS_FEEDBACK, 0) ||
 	    (!C && in >= 0 && ctl(PR_RBS_CTL_ADD, in, PR_RBS_CTL_CONSUMER, 0)) ||
 	    (!C && out >= 0 && ctl(PR_RBS_CTL_ADD, out, PR_RBS_CTL_PRODUCER, 0)))
@@ -870,6 +897,7 @@ greedy_consumer(struct stage *st, int in, int report)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	pin(0);
 	signal(SIGUSR1, on_exception);
+	prefault(buf);
 	if (rbs_enter(0, 0, 0, MS_FLAG_RBS_FEEDBACK, 0) ||
 	    ctl(PR_RBS_CTL_ADD, in, PR_RBS_CTL_CONSUMER, 0) ||
 	    ctl(PR_RBS_CTL_SIGNAL, SIGUSR1, 0, 0))

@@ -1128,11 +1128,13 @@ if grep -qw bebs /proc/sys/kernel/sched_ms_classes; then
 		       grep -Eq "ms.bebs.period_ns +: +[1-9][0-9]*$" /tmp/bebs.show &&
 		       grep -q "ms.bebs.e_avg_ns" /tmp/bebs.show &&
 		       grep -q "ms.bebs.deadline" /tmp/bebs.show'
-	# periodic real-time tasks: admission, their CPU, their jobs, overrun
+	# periodic real-time tasks: admission, their CPU, their jobs, overrun,
+	# a priority-inheritance boost of a throttled one
 	$T/bebs_hard admit || fails=$((fails + 1))
 	$T/bebs_hard jobs || fails=$((fails + 1))
 	$T/bebs_hard overrun || fails=$((fails + 1))
 	$T/bebs_hard sigxcpu || fails=$((fails + 1))
+	$T/bebs_hard pi || fails=$((fails + 1))
 	check "bebs: U_BE,min (sysctl sched_bebs_u_be_min_ppm, 5%) is left free: 3 ms every 10 ms is refused with it at 70% and admitted with it at 5%" \
 		sh -c 'f=/proc/sys/kernel/sched_bebs_u_be_min_ppm
 		       grep -qx 50000 $f && echo 700000 > $f &&
