@@ -787,18 +787,10 @@ static enum hrtimer_restart bebs_budget_timer(struct hrtimer *timer)
 		first = bebs_first(&brq->ready);
 		if (cse->state == BEBS_EXECUTING && cse->on_rq && first &&
 		    first != cse && ms_before(first->deadline, cse->deadline) &&
-		    !bebs_keep(rq, curr, first)) {
+		    !bebs_keep(rq, curr, first))
 			resched_curr(rq);
-			/*
-			 * The pick may return it again (@first moved to another
-			 * CPU or changed meanwhile), which calls no
-			 * ->set_next_task(): its budget stays enforced.
-			 */
-			hrtimer_start(timer, ns_to_ktime(max_t(s64, cse->left, 0)),
-				      HRTIMER_MODE_REL_PINNED_HARD);
-		} else {
+		else
 			bebs_arm_budget(rq, cse);
-		}
 	}
 	rq_unlock(rq, &rf);
 	return HRTIMER_NORESTART;
@@ -1018,8 +1010,20 @@ static struct task_struct *__pick_task_bebs(struct rq *rq, bool server)
 		return NULL;
 	update_curr_bebs(rq);
 	se = bebs_first(&brq->ready);
-	if (se)
+	if (se) {
+		/*
+		 * The running task picked again, which calls no
+		 * ->set_next_task(): the budget timer that asked for the
+		 * switch, for a server that has since left (pushed, pulled
+		 * or changed), armed nothing; arm it here. Only on this CPU,
+		 * where the timer is pinned (core scheduling picks for its
+		 * siblings too).
+		 */
+		if (task_current(rq, bebs_task_of(se)) && rq == this_rq() &&
+		    !hrtimer_active(&brq->budget_timer))
+			bebs_arm_budget(rq, se);
 		return bebs_task_of(se);
+	}
 	if (RB_EMPTY_ROOT(&brq->expired.rb_root) &&
 	    RB_EMPTY_ROOT(&brq->throttled.rb_root))
 		return NULL;
@@ -1245,7 +1249,7 @@ DEFINE_SCHED_CLASS(bebs) = {
 	.balance		= balance_bebs,
 	.select_task_rq		= select_task_rq_bebs_any,
 	.migrate_task_rq	= migrate_task_rq_bebs,
-	.set_cpus_allowed	= set_cpus_allowed_common,
+	.set_cpus_allowed	= ms_set_cpus_allowed,
 #endif
 	.task_dead		= task_dead_bebs,
 	.task_tick		= task_tick_bebs,

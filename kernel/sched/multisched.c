@@ -1154,6 +1154,41 @@ void ms_migrate_reservation(struct task_struct *p, int cpu)
 	WRITE_ONCE(run->resv_cpu, cpu);
 }
 
+#ifdef CONFIG_SMP
+/**
+ * ms_set_cpus_allowed - ->set_cpus_allowed() of the classes with
+ * reservations
+ * @p:		the task, its pi_lock and its rq lock held
+ * @ctx:	the new affinity
+ *
+ * A cpuset that takes away the CPU a task's reservation is admitted on,
+ * while the task is on another CPU it keeps (one made periodic asleep,
+ * not yet placed by ms_place()), moves nothing: affine_move_task()
+ * migrates only a task whose own CPU goes. The reservation then follows
+ * the task to its CPU, unadmitted, as ms_migrate_reservation() has it
+ * follow a cpuset's migration, rather than stay counted on a CPU the
+ * task may no longer use, where ms_check_affinity() would then refuse
+ * it every affinity the cpuset allows. A shared reservation stays: a
+ * member away runs on a server of its own. migrate_disable() narrows
+ * the mask for a while only (SCA_MIGRATE_DISABLE): nothing moves.
+ */
+void ms_set_cpus_allowed(struct task_struct *p, struct affinity_context *ctx)
+{
+	struct sched_ms_run *run = &p->ms.run;
+	int cpu = task_cpu(p);
+
+	set_cpus_allowed_common(p, ctx);
+	if (ctx->flags & (SCA_MIGRATE_ENABLE | SCA_MIGRATE_DISABLE))
+		return;
+	if (!run->resv_bw || run->resv_shared || run->resv_cpu == cpu ||
+	    cpumask_test_cpu(run->resv_cpu, ctx->new_mask) ||
+	    !cpumask_test_cpu(cpu, ctx->new_mask))
+		return;
+	ms_bw_move(run->resv_cpu, cpu, run->resv_bw, run->resv_rm);
+	WRITE_ONCE(run->resv_cpu, cpu);
+}
+#endif
+
 /**
  * ms_check_affinity - may @p take the affinity @mask?
  * @p:		the task

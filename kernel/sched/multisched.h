@@ -484,6 +484,8 @@ void ms_servers_dying(struct rq *rq);
 #ifdef CONFIG_SMP
 void ms_servers_attach_root(struct rq *rq);
 void ms_servers_restore_root(struct root_domain *rd);
+struct affinity_context;
+void ms_set_cpus_allowed(struct task_struct *p, struct affinity_context *ctx);
 #endif
 #ifdef CONFIG_SCHED_CORE
 bool ms_core_prio(const struct task_struct *p, int *prio);

@@ -1927,7 +1927,7 @@ DEFINE_SCHED_CLASS(rbs) = {
 	.balance		= balance_rbs,
 	.select_task_rq		= select_task_rq_rbs,
 	.migrate_task_rq	= migrate_task_rq_rbs,
-	.set_cpus_allowed	= set_cpus_allowed_common,
+	.set_cpus_allowed	= ms_set_cpus_allowed,
 #endif
 	.task_dead		= task_dead_rbs,
 	.task_tick		= task_tick_rbs,

@@ -146,6 +146,45 @@ for args in "-c rbs --budget 2ms -P 10ms" "-c bebs --periodic --budget 2ms -P 10
 		cpuset_move $args
 done
 
+# A task made periodic (or given a reservation) while it sleeps on cpu1,
+# with cpu0 and cpu1 allowed, is admitted first-fit on cpu0 and moves
+# there at its next wakeup (ms_place()). A cpuset that allows only cpu1
+# before it wakes leaves it where it is: the reservation follows it to
+# cpu1 (sched_ms_bandwidth: 200000 ppm, +-2, leave cpu0 for cpu1), not
+# stays counted on a CPU it may no longer use, and all is back when it
+# ends.
+stranded() {
+	echo 0-1 > $CG/b/cpuset.cpus || return 1
+	u0=$(used 0) u1=$(used 1)
+	taskset -c 1 sleep 100 &
+	p=$!
+	sleep 0.2
+	taskset -p -c 0,1 $p > /dev/null &&
+	schedctl "$@" -p $p > /dev/null || { kill $p; return 1; }
+	m0=$(used 0) m1=$(used 1)
+	w0=$(awk '{ print $39 }' /proc/$p/stat)
+	echo 1 > $CG/b/cpuset.cpus &&
+	echo $p > $CG/b/cgroup.procs || { kill $p; return 1; }
+	sleep 0.2
+	n0=$(used 0) n1=$(used 1)
+	w1=$(awk '{ print $39 }' /proc/$p/stat)
+	kill $p; wait $p 2>/dev/null
+	sleep 0.2
+	e0=$(used 0) e1=$(used 1)
+	echo 0-1 > $CG/b/cpuset.cpus
+	echo "$* : asleep on cpu$w0, admitted: used ppm cpu0/cpu1 $u0/$u1 before, $m0/$m1 admitted, $n0/$n1 once a cpuset allowed only cpu1 (on cpu$w1), $e0/$e1 after the end"
+	[ "$w0" = 1 ] && [ "$w1" = 1 ] && [ "$m1" = "$u1" ] &&
+	[ $((m0 - u0)) -ge 199998 ] && [ $((m0 - u0)) -le 200002 ] &&
+	[ "$n0" = "$u0" ] &&
+	[ $((n1 - u1)) -ge 199998 ] && [ $((n1 - u1)) -le 200002 ] &&
+	[ "$e0" = "$u0" ] && [ "$e1" = "$u1" ]
+}
+for args in "-c rbs --budget 2ms -P 10ms" "-c bebs --periodic --budget 2ms -P 10ms"; do
+	# shellcheck disable=SC2086
+	measure "cgroup: schedctl $args on a task asleep on cpu1, admitted on cpu0: a cpuset that allows only cpu1 moves the reservation to cpu1 (sched_ms_bandwidth), and all is given back when it ends" \
+		stranded $args
+done
+
 # A member of a shared reservation of 20% on cpu1 that a cpuset sends to
 # cpu0 runs there on a server of its own with the reservation's C and T
 # (ms.rbs.on_own_server 1, 18 to 22% of cpu0), counted there without
