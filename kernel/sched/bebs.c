@@ -1015,12 +1015,14 @@ static struct task_struct *__pick_task_bebs(struct rq *rq, bool server)
 		 * The running task picked again, which calls no
 		 * ->set_next_task(): the budget timer that asked for the
 		 * switch, for a server that has since left (pushed, pulled
-		 * or changed), armed nothing; arm it here. Only on this CPU,
-		 * where the timer is pinned (core scheduling picks for its
-		 * siblings too).
+		 * or changed), armed nothing; arm it here. Not queued, as
+		 * hrtimer_active() would still say while that callback
+		 * returns on another CPU (set_next_task_bebs() may have armed
+		 * it there). Only on this CPU, where the timer is pinned (core
+		 * scheduling picks for its siblings too).
 		 */
 		if (task_current(rq, bebs_task_of(se)) && rq == this_rq() &&
-		    !hrtimer_active(&brq->budget_timer))
+		    !hrtimer_is_queued(&brq->budget_timer))
 			bebs_arm_budget(rq, se);
 		return bebs_task_of(se);
 	}

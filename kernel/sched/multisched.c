@@ -1158,7 +1158,9 @@ void ms_migrate_reservation(struct task_struct *p, int cpu)
 /**
  * ms_set_cpus_allowed - ->set_cpus_allowed() of the classes with
  * reservations
- * @p:		the task, its pi_lock and its rq lock held
+ * @p:		the task, its pi_lock held, and its rq lock if it is queued
+ *		(select_fallback_rq() and kthread_bind() hold only the
+ *		first, for a task that is not)
  * @ctx:	the new affinity
  *
  * A cpuset that takes away the CPU a task's reservation is admitted on,
@@ -1170,7 +1172,11 @@ void ms_migrate_reservation(struct task_struct *p, int cpu)
  * task may no longer use, where ms_check_affinity() would then refuse
  * it every affinity the cpuset allows. A shared reservation stays: a
  * member away runs on a server of its own. migrate_disable() narrows
- * the mask for a while only (SCA_MIGRATE_DISABLE): nothing moves.
+ * the mask for a while only (SCA_MIGRATE_DISABLE): nothing moves. Nor
+ * onto a CPU going offline, which ms_bw_deactivate() has let go: the
+ * task leaves it, and ms_migrate_reservation() moves the reservation
+ * then. A task boosted into another class by priority inheritance when
+ * the cpuset changes is not seen here (see sched-multisched.rst).
  */
 void ms_set_cpus_allowed(struct task_struct *p, struct affinity_context *ctx)
 {
@@ -1182,7 +1188,7 @@ void ms_set_cpus_allowed(struct task_struct *p, struct affinity_context *ctx)
 		return;
 	if (!run->resv_bw || run->resv_shared || run->resv_cpu == cpu ||
 	    cpumask_test_cpu(run->resv_cpu, ctx->new_mask) ||
-	    !cpumask_test_cpu(cpu, ctx->new_mask))
+	    !cpumask_test_cpu(cpu, ctx->new_mask) || !cpu_active(cpu))
 		return;
 	ms_bw_move(run->resv_cpu, cpu, run->resv_bw, run->resv_rm);
 	WRITE_ONCE(run->resv_cpu, cpu);
