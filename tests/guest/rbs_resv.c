@@ -671,6 +671,17 @@ static long long pre_ds[MAX_RUNS + 2 * MAX_EXP + 1];
 static struct iset disturb = { ds_a, ds_b, pre_ds, 0 };
 
 
+/* Append @src's intervals to @dst, to be normalised after. */
+static void iset_add(struct iset *dst, const struct iset *src)
+{
+	int i;
+
+	for (i = 0; i < src->n; i++, dst->n++) {
+		dst->a[dst->n] = src->a[i];
+		dst->b[dst->n] = src->b[i];
+	}
+}
+
 static void lateness(int n)
 {
 	int i, e;
@@ -698,28 +709,13 @@ static void lateness(int n)
 	iset_norm(&late_repl);
 	iset_norm(&stalls);
 	disturb.n = 0;
-	for (i = 0; i < overruns.n; i++, disturb.n++) {
-		ds_a[disturb.n] = ov_a[i];
-		ds_b[disturb.n] = ov_b[i];
-	}
-	for (i = 0; i < late_repl.n; i++, disturb.n++) {
-		ds_a[disturb.n] = rp_a[i];
-		ds_b[disturb.n] = rp_b[i];
-	}
-	for (i = 0; i < stalls.n; i++, disturb.n++) {
-		ds_a[disturb.n] = st_a[i];
-		ds_b[disturb.n] = st_b[i];
-	}
+	iset_add(&disturb, &overruns);
+	iset_add(&disturb, &late_repl);
+	iset_add(&disturb, &stalls);
 	iset_norm(&disturb);
 	longer.n = 0;
-	for (i = 0; i < overruns.n; i++, longer.n++) {
-		lg_a[longer.n] = ov_a[i];
-		lg_b[longer.n] = ov_b[i];
-	}
-	for (i = 0; i < stalls.n; i++, longer.n++) {
-		lg_a[longer.n] = st_a[i];
-		lg_b[longer.n] = st_b[i];
-	}
+	iset_add(&longer, &overruns);
+	iset_add(&longer, &stalls);
 	iset_norm(&longer);
 }
 
