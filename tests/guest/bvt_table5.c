@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bvt_table5 [-t SECS] [-L LIMIT_US]
+ * bvt_table5 [-t SECS] [-L LIMIT_US] [-1]
  *
  * Tables 4 and 5 of the BVT paper: a hard real-time thread rt, an
  * interactive thread int and a batch thread cont share CPU 1, all in
@@ -8,7 +8,8 @@
  * warp (W 1 s) and runs 500 us of CPU time every 10 ms; int (weight 1024,
  * unwarped) runs 3 ms of CPU time every 10 ms, about the 30% the paper's
  * int used; cont (weight 1024) never sleeps. For the first SECS (default 4) all behave (table 4); then
- * rt falls into an infinite loop for another SECS (table 5).
+ * rt falls into an infinite loop for another SECS (table 5). With -1 the
+ * run ends after table 4.
  *
  * Printed per phase: each thread's CPU share, and int's (and in the first
  * phase rt's) wakeup latency p50/p99/max in microseconds, with the number
@@ -122,12 +123,13 @@ int main(int argc, char **argv)
 	long long limit = 2000, secs = 4;
 	unsigned long long c[2][3];
 	pid_t pid[3];
-	int opt, ph, i;
+	int opt, ph, i, phases = 2;
 
-	while ((opt = getopt(argc, argv, "t:L:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:L:1")) != -1) {
 		switch (opt) {
 		case 't': secs = atoll(optarg); break;
 		case 'L': limit = atoll(optarg); break;
+		case '1': phases = 1; break;
 		default: return 2;
 		}
 	}
@@ -161,7 +163,7 @@ int main(int argc, char **argv)
 		sched_setaffinity(0, sizeof(set), &set);
 	}
 	sleep(1);
-	for (ph = 1; ph <= 2; ph++) {
+	for (ph = 1; ph <= phases; ph++) {
 		for (i = 0; i < 3; i++)
 			c[0][i] = cpu_ns(pid[i]);
 		sh->phase = ph;
@@ -179,6 +181,8 @@ int main(int argc, char **argv)
 		print_lat("int", sh->lat[0][ph - 1], sh->n[0][ph - 1]);
 		if (ph == 1) {
 			print_lat("rt", sh->lat[1][0], sh->n[1][0]);
+			if (phases == 1)
+				break;
 			sh->loop = 1;
 			/* the loop starts at rt's next wakeup, within a period */
 			usleep(20000);

@@ -576,6 +576,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	table5_check() {
 		$T/bvt_table5 -L 2000 > /tmp/t5 || return 1
 		cat /tmp/t5
+		cp /tmp/t5 /tmp/t4.1
 		# "table N (...): share rt X% int Y% cont Z%"
 		set -- $(awk '/^table 4/ { sub("%", "", $9); i1 = $9 }
 			/^table 5/ { sub("%", "", $7); sub("%", "", $9); rt = $7; i2 = $9 }
@@ -593,26 +594,45 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	}
 	measure "bvt: table 5, a looping warped thread of weight 11% is unwarped at L: it gets its weight's share, int keeps its share (loses at most 2 points) and its p99 within p99 before + L + C + tick" \
 		table5_check
-	table4_rt() {
-		set -- $(awk '/int latency_us/ && !i { i = $4 }
-			/rt latency_us/ { r = $4 } END { print i, r }' /tmp/t5)
-		[ $# -eq 2 ] || return 1
-		C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
-		echo "table 4: rt p99 $2 us, int p99 $1 us, bound $(($1 + C / 1000 + 1000)) us"
-		[ "$2" -le $(($1 + C / 1000 + 1000)) ]
-	}
-	measure "bvt: table 4, warped rt's p99 dispatch latency within int's p99 + C + tick (rt waits for no thread)" \
-		table4_rt
 	table5_no_limit() {
 		bound=$(cat /tmp/t5.bound 2>/dev/null) || bound=$((2000 + 2000 + 1000 + 1000))
 		$T/bvt_table5 -L 0 > /tmp/t5 || return 1
 		cat /tmp/t5
+		cp /tmp/t5 /tmp/t4.2
 		p99=$(awk '/int latency_us/ { p = $4 } END { print p }' /tmp/t5)
 		echo "without L: int p99 during the loop $p99 us, the bound with L $bound us"
 		[ -n "$p99" ] && [ "$p99" -gt "$bound" ]
 	}
 	measure "bvt: table 5 contrast, the same loop without L breaks int's latency bound (rt stays warped)" \
 		table5_no_limit
+	# Table 4 in three runs: the two above (rt behaves for their first
+	# 4 s, and never reaches L) and one that stops after table 4. The
+	# host stalls the emulated CPU at times, and a stall delays whichever
+	# thread is waking: a fresh-clone run of November 2026 saw int wait
+	# 16 ms, where it waits at most for rt's 0.5 ms, cont's C and a tick,
+	# and four of rt's 400 wakeups over 8.7 ms, so one run's p99 can be
+	# the host's. The bound must hold in 2 of the 3 runs; the failure it
+	# guards against (rt's A past W) is the workload's, in every run.
+	# It checks rt's dispatch, not its warp: an rt with W 0 passed too
+	# (p99 979, 261 and 546 us), as a thread under its share wakes C
+	# behind SVT and preempts. Warp's own effect is the figure 3 and
+	# table 5 contrast checks' to show.
+	table4_rt() {
+		$T/bvt_table5 -1 > /tmp/t4.3 || return 1
+		cat /tmp/t4.3
+		C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
+		good=0
+		for f in /tmp/t4.1 /tmp/t4.2 /tmp/t4.3; do
+			set -- $(awk '/int latency_us/ && !i { i = $4 }
+				/rt latency_us/ { r = $4 } END { print i, r }' $f)
+			[ $# -eq 2 ] || return 1
+			echo "table 4: rt p99 $2 us, int p99 $1 us, bound $(($1 + C / 1000 + 1000)) us"
+			[ "$2" -le $(($1 + C / 1000 + 1000)) ] && good=$((good + 1))
+		done
+		[ $good -ge 2 ]
+	}
+	measure "bvt: table 4, warped rt's p99 dispatch latency within int's p99 + C + tick in 2 of 3 runs (rt waits for no thread)" \
+		table4_rt
 	# Under SCHED_FIFO the loop leaves the hogs what RT throttling
 	# leaves the classes below rt, at most 1 - sched_rt_runtime_us /
 	# sched_rt_period_us (5%), plus the 2 points of the share tests.
