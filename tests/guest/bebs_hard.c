@@ -652,21 +652,15 @@ static void test_pi(void)
 {
 	struct sched_param sp = { .sched_priority = 50 };
 	char state[64] = "", ok = '0';
-	pthread_mutexattr_t ma;
 	struct pi_shared *sh;
 	pid_t h = -1, w = -1;
 	int fd[2], i;
 
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED || pipe(fd) || pin(0, cpu ? 0 : 1, -1)) {
+	sh = ms_shared_pi_mutex(sizeof(*sh));
+	if (!sh || pipe(fd) || pin(0, cpu ? 0 : 1, -1)) {
 		CHECK(0, "pi: shared memory, a pipe, and the caller off cpu%d", cpu);
 		return;
 	}
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
-	pthread_mutex_init(&sh->m, &ma);
 	sh->step = 0;
 	sh->ran = -1;
 	sh->wait = -1;

@@ -8,12 +8,14 @@
 #endif
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -216,6 +218,31 @@ ms_frames_loop(long long period, long long run, struct ms_frames *f,
 }
 
 /* qsort() order of long longs, ascending. */
+/*
+ * @size bytes shared with the children a fork() makes, beginning with a
+ * process-shared priority-inheritance mutex (PTHREAD_PRIO_INHERIT, a PI
+ * futex), initialised. Returns the memory, or NULL.
+ */
+static inline void *ms_shared_pi_mutex(size_t size)
+{
+	pthread_mutexattr_t ma;
+	void *sh;
+
+	sh = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return NULL;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	if (pthread_mutex_init(sh, &ma)) {
+		munmap(sh, size);
+		sh = NULL;
+	}
+	pthread_mutexattr_destroy(&ma);
+	return sh;
+}
+
 static inline int cmp_ll(const void *a, const void *b)
 {
 	long long x = *(const long long *)a, y = *(const long long *)b;

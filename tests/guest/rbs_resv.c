@@ -1988,12 +1988,9 @@ static void test_ioshare(void)
  */
 static void *pi_setup(size_t size, int fd[2])
 {
-	pthread_mutexattr_t ma;
-	void *sh;
+	void *sh = ms_shared_pi_mutex(size);
 
-	sh = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
+	if (!sh)
 		return NULL;
 	if (pipe(fd)) {
 		munmap(sh, size);
@@ -2005,10 +2002,6 @@ static void *pi_setup(size_t size, int fd[2])
 		munmap(sh, size);
 		return NULL;
 	}
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
-	pthread_mutex_init(sh, &ma);
 	return sh;
 }
 
