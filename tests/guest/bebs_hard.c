@@ -403,10 +403,26 @@ static void run_jobs(int bebs, long long *out)
 	out[2] = bebs ? proc_sched_ll("ms.bebs.nr_missed") : 0;
 }
 
+/*
+ * jobs: 3 ms every 10 ms, as a periodic BEBS task (budget 4 ms) and as a
+ * SCHED_FIFO task, beside two BEBS hogs and a SCHED_OTHER hog, in
+ * ROUNDS interleaved rounds. The SCHED_OTHER hog starves below both, so
+ * fair's server runs it 50 ms a second from the deadline class above
+ * them: a trace showed that burst delaying the BEBS task 37 ms, and each
+ * burst makes one job late (the loop then skips the periods it
+ * swallowed), under either policy. A host stall of over 7 ms makes a
+ * job late too, in whichever round it falls; the medians over the
+ * rounds keep one stalled round from deciding. A hard task that does
+ * not get its budget is late in most of its 300 jobs.
+ */
+#define ROUNDS	3
+
 static void test_jobs(void)
 {
-	long long *res = mmap(NULL, 6 * sizeof(long long), PROT_READ | PROT_WRITE,
+	long long *res = mmap(NULL, 6 * ROUNDS * sizeof(long long),
+			      PROT_READ | PROT_WRITE,
 			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long long late[2][ROUNDS];
 	pid_t h[3], p;
 	int i, k;
 
@@ -415,10 +431,10 @@ static void test_jobs(void)
 	h[2] = hog(SCHED_OTHER);
 	CHECK(h[0] > 0 && h[1] > 0 && h[2] > 0, "two BEBS hogs and a SCHED_OTHER hog on cpu%d",
 	      cpu);
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 2 * ROUNDS; k++) {
 		p = fork();
 		if (!p) {
-			run_jobs(k == 1, res + 3 * k);
+			run_jobs(k % 2, res + 3 * k);
 			_exit(0);
 		}
 		waitpid(p, NULL, 0);
@@ -426,13 +442,23 @@ static void test_jobs(void)
 	for (i = 0; i < 3; i++)
 		if (h[i] > 0)
 			reap(h[i]);
-	printf("# SCHED_FIFO: %lld of %d jobs late, worst response %lld us\n",
-	       res[0], JOBS, res[1] / 1000);
-	printf("# BEBS periodic: %lld of %d jobs late, worst response %lld us, %lld misses counted\n",
-	       res[3], JOBS, res[4] / 1000, res[5]);
-	CHECK(res[0] >= 0 && res[3] >= 0 && res[3] <= res[0] + 3,
-	      "3 ms every 10 ms beside the hogs: %lld of %d jobs late, SCHED_FIFO %lld (+3 allowed)",
-	      res[3], JOBS, res[0]);
+	for (k = 0; k < 2 * ROUNDS; k++) {
+		long long *r = res + 3 * k;
+
+		if (k % 2)
+			printf("# round %d, BEBS periodic: %lld of %d jobs late, worst response %lld us, %lld misses counted\n",
+			       k / 2 + 1, r[0], JOBS, r[1] / 1000, r[2]);
+		else
+			printf("# round %d, SCHED_FIFO: %lld of %d jobs late, worst response %lld us\n",
+			       k / 2 + 1, r[0], JOBS, r[1] / 1000);
+		late[k % 2][k / 2] = r[0];
+	}
+	qsort(late[0], ROUNDS, sizeof(late[0][0]), cmp_ll);
+	qsort(late[1], ROUNDS, sizeof(late[1][0]), cmp_ll);
+	CHECK(late[0][0] >= 0 && late[1][0] >= 0 &&
+	      late[1][ROUNDS / 2] <= late[0][ROUNDS / 2] + 3,
+	      "3 ms every 10 ms beside the hogs: median of %d rounds %lld of %d jobs late, SCHED_FIFO %lld (+3 allowed)",
+	      ROUNDS, late[1][ROUNDS / 2], JOBS, late[0][ROUNDS / 2]);
 }
 
 static void test_overrun(void)

@@ -824,8 +824,8 @@ static int pipeline(void)
 {
 	struct stage *st = mmap(NULL, 3 * sizeof(*st), PROT_READ | PROT_WRITE,
 				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	double fill[2], lo[2], hi[2], a0[2], a1[2], r[3], dc;
-	long long size[2], n0[3], t0;
+	double fill[2], lo[2], hi[2], a0[2], a1[2], r[3], cb[2], g, rc;
+	long long size[2], n0[3], t0, nb, ub;
 	int p1[2], p2[2], fd[2], i;
 	pid_t pid[3];
 
@@ -843,19 +843,24 @@ static int pipeline(void)
 	monitor();
 	/* B and C start on empty pipes, down at the least allocation */
 	sleep(4);
+	nb = st[1].count;
+	ub = cpu_ns(pid[1]);
 	sample(2000, 2, fd, size, fill, lo, hi, 2, &pid[1], a0);
-	printf("# rbs_ctl pipeline: before: fills %.2f..%.2f and %.2f..%.2f; allocations B %.1f%%, C %.1f%%\n",
-	       lo[0], hi[0], lo[1], hi[1], a0[0], a0[1]);
+	cb[0] = st[1].count > nb ? (double)(cpu_ns(pid[1]) - ub) / (st[1].count - nb) : 0;
+	printf("# rbs_ctl pipeline: before: fills %.2f..%.2f and %.2f..%.2f; allocations B %.1f%%, C %.1f%%; B's CPU a block %.0f us\n",
+	       lo[0], hi[0], lo[1], hi[1], a0[0], a0[1], cb[0] / 1000);
 	st[1].work = 450 * US;
 	sleep(1);
 	for (i = 0; i < 3; i++)
 		n0[i] = st[i].count;
+	ub = cpu_ns(pid[1]);
 	t0 = now_ns();
 	sample(2000, 2, fd, size, fill, lo, hi, 2, &pid[1], a1);
 	for (i = 0; i < 3; i++)
 		r[i] = (st[i].count - n0[i]) * 1e9 / (now_ns() - t0);
-	printf("# rbs_ctl pipeline: B's work tripled: rates A %.0f, B %.0f, C %.0f blocks/s; fills %.2f..%.2f and %.2f..%.2f; allocations B %.1f%%, C %.1f%%\n",
-	       r[0], r[1], r[2], lo[0], hi[0], lo[1], hi[1], a1[0], a1[1]);
+	cb[1] = st[1].count > n0[1] ? (double)(cpu_ns(pid[1]) - ub) / (st[1].count - n0[1]) : 0;
+	printf("# rbs_ctl pipeline: B's work tripled: rates A %.0f, B %.0f, C %.0f blocks/s; fills %.2f..%.2f and %.2f..%.2f; allocations B %.1f%%, C %.1f%%; B's CPU a block %.0f us\n",
+	       r[0], r[1], r[2], lo[0], hi[0], lo[1], hi[1], a1[0], a1[1], cb[1] / 1000);
 	for (i = 0; i < 3; i++)
 		kill(pid[i], SIGKILL);
 	while (wait(NULL) > 0)
@@ -870,15 +875,23 @@ static int pipeline(void)
 	      r[2] > 0.85 * r[0] && r[2] < 1.15 * r[0],
 	      "after B's work tripled, B and C keep A's rate within 15%% over 2 s (%.2f, %.2f)",
 	      r[0] > 0 ? r[1] / r[0] : 0, r[0] > 0 ? r[2] / r[0] : 0);
-	CHECK(a0[0] > 0 && a1[0] > 1.5 * a0[0],
-	      "the controller found B: its allocation grew 1.5x or more (%.1f%% to %.1f%%)",
-	      a0[0], a1[0]);
-	/* C's work is the same: its mean allocation moves by noise only */
-	dc = a0[1] > 0 ? a1[1] / a0[1] - 1 : 1e9;
-	dc = dc < 0 ? -dc : dc;
-	CHECK(a0[0] > 0 && dc < 0.5 * (a1[0] / a0[0] - 1),
-	      "and C's changed less than half as much as B's (%.1f%% to %.1f%%)",
-	      a0[1], a1[1]);
+	/*
+	 * The controller holds an allocation between its use and 4/3 of it
+	 * (it cuts one only below 3/4 use, sched-rbs-ctl.rst), so at the
+	 * same rate B's allocation grows by at least 3/4 of the growth g of
+	 * its CPU a block, (450 us + o) / (150 us + o) with o the block's
+	 * fixed cost: measured, not assumed (o has been 240 to 460 us under
+	 * TCG, g 1.5 to 1.8). Not found, B stays at its old allocation.
+	 */
+	g = cb[0] > 0 ? cb[1] / cb[0] : 0;
+	CHECK(a0[0] > 0 && g > 4.0 / 3 && a1[0] >= 0.75 * g * a0[0],
+	      "the controller found B: its allocation grew at least 3/4 of its CPU a block (%.2fx): %.1f%% to %.1f%% (%.2fx)",
+	      g, a0[0], a1[0], a0[0] > 0 ? a1[0] / a0[0] : 0);
+	/* C's work and rate are the same: its allocation stays in its band */
+	rc = a0[1] > 0 ? a1[1] / a0[1] : 0;
+	CHECK(rc >= 0.75 && rc <= 4.0 / 3,
+	      "and C's, whose work is the same, stays within the controller's band, 3/4 to 4/3 of what it was (%.1f%% to %.1f%%, %.2fx)",
+	      a0[1], a1[1], rc);
 	CHECK(lo[0] >= 0.4 && hi[0] <= 0.6 && lo[1] >= 0.4 && hi[1] <= 0.6,
 	      "both pipes stay within 10%% of half over the last 2 s");
 	return fails ? 1 : 0;

@@ -1962,13 +1962,20 @@ static void test_ioshare(void)
 		printf("# ioshare: %s: the first source %.0f requests/s alone, %.0f beside the flood (%.0f%%); the flood %lld in all\n",
 		       mode[m], rate[m][0], rate[m][1], 100 * r,
 		       (long long)cnt[1]);
+		/*
+		 * A shared server gives the flood half of its budget, so the
+		 * first source keeps about 50%; a server of its own keeps it
+		 * 100%. Each check takes the midpoint, 75%: the 2 s rates of
+		 * the separate case have ranged from 91% to 178% (the
+		 * SCHED_OTHER clients' noise), the shared case's 32 to 53%.
+		 */
 		if (!m)
 			CHECK(rate[m][0] > 0 && r <= 0.75,
 			      "ioshare: sharing an I/O server, a flood from the other source takes the first's throughput to %.0f%% (at most 75%%)",
 			      100 * r);
 		else
-			CHECK(rate[m][0] > 0 && r >= 0.85,
-			      "ioshare: with an I/O server each, the first source keeps %.0f%% of its throughput beside the flood (at least 85%%)",
+			CHECK(rate[m][0] > 0 && r >= 0.75,
+			      "ioshare: with an I/O server each, the first source keeps %.0f%% of its throughput beside the flood (at least 75%%)",
 			      100 * r);
 		for (k = 0; k < 2; k++) {
 			reap(cli[k]);

@@ -441,15 +441,19 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		echo "$(cut -d' ' -f1 /tmp/lat | sort -n | sed -n 2p) $(cut -d' ' -f2 /tmp/lat | sort -n | sed -n 2p)"
 	}
 	# Figure 3 compares p95s: three interleaved rounds of a 5 s run of
-	# each thread (500 samples a run, so a p95 is the 25th worst), the
-	# median of each thread's three p95s; p50s and p99s are printed.
-	# Without additive slack: the warp must remove at least three quarters
-	# of the delay the unwarped thread has beyond SCHED_FIFO's (the wait
-	# for the competitor's run), i.e.
+	# each thread (500 samples a run, so a p95 is the 25th worst); p50s
+	# and p99s are printed. Without additive slack: the warp must remove
+	# at least three quarters of the delay the unwarped thread has beyond
+	# SCHED_FIFO's (the wait for the competitor's run), i.e.
 	#	4 * (warped - fifo) <= unwarped - fifo
-	# What it cannot remove is the cost of BVT's requeue and pick (30-80
-	# us at p95 under TCG) and the slow spells of the emulated CPU, which
-	# in some boots doubled the warped p95 (to 350-500 us) for a minute.
+	# in the median round: each round's three runs follow one another
+	# within 15 s, so they share the host's slow spells, which in some
+	# boots doubled the warped p95 (to 350-500 us) for a minute. The
+	# median of each thread's p95s over the rounds mixes rounds: a
+	# fresh-clone run of November 2026 had 0.236 that way, and rounds of
+	# 0.17, -0.10 and 0.25. What the warp cannot remove is the cost of
+	# BVT's requeue and pick (30-80 us at p95 under TCG); a thread whose
+	# warp did nothing has about 1.
 	# lat95 ARGS...: "p50 p95 p99" of one 5 s run
 	lat95() {
 		$T/bvt_latency -t 5 -i 1500 "$@" |
@@ -468,10 +472,15 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		med() { awk -v k=$1 -v c=$2 '$1 == k && NF == 4 { print $c }' /tmp/fig3 | sort -n | sed -n 2p; }
 		u95=$(med u 3) w95=$(med w 3) f95=$(med f 3)
 		echo "wakeup latency p50/p95/p99 (medians of 3 interleaved 5 s runs) of a thread running 1 ms every 10 ms beside 2 CPU hogs and an interactive competitor: unwarped $(med u 2)/${u95}/$(med u 4)us, warped $(med w 2)/${w95}/$(med w 4)us, SCHED_FIFO $(med f 2)/${f95}/$(med f 4)us"
-		[ -n "$u95" ] && [ -n "$w95" ] && [ -n "$f95" ] &&
-		[ $(( (w95 - f95) * 4 )) -le $((u95 - f95)) ]
+		# each round's (warped - fifo) / (unwarped - fifo), at p95
+		r=$(awk '$1 == "u" && NF == 4 { u = $3 } $1 == "w" && NF == 4 { w = $3 }
+			$1 == "f" && NF == 4 { if (u > $3) printf "%.3f\n", (w - $3) / (u - $3); else print 9 }' /tmp/fig3 |
+			sort -n | tr '\n' ' ')
+		echo "the warped thread's p95 beyond SCHED_FIFO's, as a part of the unwarped one's, in each round: $r(at most 0.25 in the median round)"
+		set -- $r
+		[ $# -eq 3 ] && awk -v m=$2 'BEGIN { exit !(m <= 0.25) }'
 	}
-	measure "bvt: figure 3, the warp removes at least 3/4 of an unwarped periodic thread's p95 wakeup latency beyond SCHED_FIFO's (medians of 3 interleaved rounds)" \
+	measure "bvt: figure 3, the warp removes at least 3/4 of an unwarped periodic thread's p95 wakeup latency beyond SCHED_FIFO's (median of 3 interleaved rounds)" \
 		fig3
 
 	# warping only in signal handlers: the periodic thread waits in
