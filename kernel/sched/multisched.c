@@ -1131,9 +1131,10 @@ void ms_release(struct task_struct *p)
 }
 
 /*
- * @p moves to @cpu, not queued, its pi_lock held (->migrate_task_rq()):
- * a reservation goes with it. The classes keep a task with a reservation
- * on its CPU, so only what they cannot refuse moves it: a cpuset change.
+ * @p moves to @cpu, not queued, its pi_lock held (->migrate_task_rq()),
+ * or is on @cpu, back from a boost (ms_switched_to_resv()): a reservation
+ * goes with it. The classes keep a task with a reservation on its CPU,
+ * so only what they cannot refuse moves it: a cpuset change.
  */
 void ms_migrate_reservation(struct task_struct *p, int cpu)
 {
@@ -1152,6 +1153,26 @@ void ms_migrate_reservation(struct task_struct *p, int cpu)
 		return;
 	ms_bw_move(run->resv_cpu, cpu, run->resv_bw, run->resv_rm);
 	WRITE_ONCE(run->resv_cpu, cpu);
+}
+
+/**
+ * ms_switched_to_resv - ->switched_to() of the classes with reservations
+ * @rq:		@p's rq, locked
+ * @p:		the task, its pi_lock held too
+ *
+ * A task that comes back into its class from a priority-inheritance
+ * boost was moved meanwhile by the callbacks of the class it was boosted
+ * to, which leave its reservation where it was: if a cpuset took that CPU
+ * away meanwhile, the task could never go back to it. The reservation
+ * then follows it here, unadmitted, as after a cpuset move
+ * (ms_migrate_reservation()); one it may still use stays, and the task
+ * goes back to it from the tick (ms_place()). Entering the class, a task
+ * is admitted within its affinity, and nothing moves.
+ */
+void ms_switched_to_resv(struct rq *rq, struct task_struct *p)
+{
+	ms_migrate_reservation(p, task_cpu(p));
+	ms_switched_to(rq, p);
 }
 
 #ifdef CONFIG_SMP
@@ -1176,7 +1197,8 @@ void ms_migrate_reservation(struct task_struct *p, int cpu)
  * onto a CPU going offline, which ms_bw_deactivate() has let go: the
  * task leaves it, and ms_migrate_reservation() moves the reservation
  * then. A task boosted into another class by priority inheritance when
- * the cpuset changes is not seen here (see sched-multisched.rst).
+ * the cpuset changes is not seen here: ms_switched_to_resv() moves its
+ * reservation when it is back.
  */
 void ms_set_cpus_allowed(struct task_struct *p, struct affinity_context *ctx)
 {

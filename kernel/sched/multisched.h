@@ -457,6 +457,7 @@ bool ms_away(struct task_struct *p, int cpu);
 void ms_queue_work(struct task_struct *p, int what);
 void ms_release(struct task_struct *p);
 void ms_migrate_reservation(struct task_struct *p, int cpu);
+void ms_switched_to_resv(struct rq *rq, struct task_struct *p);
 int ms_check_affinity(struct task_struct *p, const struct cpumask *mask);
 int ms_bw_deactivate(unsigned int cpu);
 struct dl_bw;

@@ -1866,6 +1866,27 @@ static void migrate_task_rq_rbs(struct task_struct *p, int new_cpu)
 }
 
 /*
+ * Back from a boost on a CPU away from its reservation's, which a cpuset
+ * took away meanwhile (the class it was boosted to moved it, and left
+ * the reservation): the reservation follows, ms_switched_to_resv(), or a
+ * member of a shared one is counted where it runs, rbs_away_move(). One
+ * that may still go back goes from the tick.
+ */
+static void switched_to_rbs(struct rq *rq, struct task_struct *p)
+{
+	struct rbs_resv *o = READ_ONCE(p->ms.run.rbs_resv);
+	int cpu = task_cpu(p), home;
+
+	if (o) {
+		home = READ_ONCE(o->cpu);
+		if (home != cpu && (!cpumask_test_cpu(home, p->cpus_ptr) ||
+				    !cpu_active(home)))
+			rbs_away_move(p, cpu);
+	}
+	ms_switched_to_resv(rq, p);
+}
+
+/*
  * Does RBS, or a class above it, have a task to run here? Then the
  * classes below need not pull one (prev_balance()). A throttled task
  * counts only once its chunk is due, or is one pick_task_rbs() will
@@ -1882,6 +1903,11 @@ static int balance_rbs(struct rq *rq, struct task_struct *prev,
 	       rbs_first(&rrq->ready) ||
 	       (se && rbs_capacity(se, rq_clock(rq)) > 0) ||
 	       rbs_early(rrq, rq_clock(rq));
+}
+#else
+static void switched_to_rbs(struct rq *rq, struct task_struct *p)
+{
+	ms_switched_to_resv(rq, p);
 }
 #endif
 
@@ -1932,7 +1958,7 @@ DEFINE_SCHED_CLASS(rbs) = {
 	.task_dead		= task_dead_rbs,
 	.task_tick		= task_tick_rbs,
 	.switching_to		= switching_to_rbs,
-	.switched_to		= ms_switched_to,
+	.switched_to		= switched_to_rbs,
 	.prio_changed		= prio_changed_rbs,
 	.get_rr_interval	= get_rr_interval_rbs,
 	.update_curr		= update_curr_rbs,

@@ -185,6 +185,16 @@ for args in "-c rbs --budget 2ms -P 10ms" "-c bebs --periodic --budget 2ms -P 10
 		stranded $args
 done
 
+# The same while the task is boosted into the real-time class by
+# priority inheritance, whose callbacks leave the reservation behind:
+# back in its class on the CPU the cpuset left it, its reservation
+# follows it there (rbs_resv boostcs, for RBS and for periodic BEBS), or,
+# for the member of a shared reservation, is counted there.
+$T/rbs_resv -c 1 -g $CG/b boostcs || fails=$((fails + 1))
+$T/rbs_resv -c 1 -g $CG/b -B boostcs || fails=$((fails + 1))
+$T/rbs_resv -c 1 -g $CG/b -S boostcs || fails=$((fails + 1))
+echo 0-1 > $CG/b/cpuset.cpus
+
 # A member of a shared reservation of 20% on cpu1 that a cpuset sends to
 # cpu0 runs there on a server of its own with the reservation's C and T
 # (ms.rbs.on_own_server 1, 18 to 22% of cpu0), counted there without

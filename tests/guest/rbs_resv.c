@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbs_resv [-v] [-c CPU]
+ * rbs_resv [-v] [-c CPU] [-g CGROUP] [-B|-S]
  *	admit|steere|adversary|background|change|io|pi|isolation|demo|irq|away|
- *	shared|ioshare:
+ *	boostcs|shared|ioshare:
  * SCHED_RBS reservations (issue 15). background, change, io, pi,
- * isolation, irq, away, shared, ioshare and demo (the rows of make demo, which assert nothing) are
+ * isolation, irq, away, boostcs, shared, ioshare and demo (the rows of make demo, which assert nothing) are
  * described at their functions.
  *
  * admit: the bounds (C >= 10 us, 100 us <= T <= 4 s, C <= T, no
@@ -2398,6 +2398,169 @@ out:
 }
 
 /*
+ * boostcs (with -g CGROUP, a cgroup v2 directory with the cpuset
+ * controller; -B for a periodic BEBS task instead of a reservation, -S
+ * for a shared reservation): a
+ * cpuset that takes away the CPU of a task's reservation while the task
+ * is boosted into the real-time class. The holder of away, admitted with
+ * 2 ms every 10 ms on CPU, is pushed off it while boosted; there it moves
+ * itself into CGROUP, whose cpuset it has set to that CPU alone, so that
+ * the real-time class's callbacks see the change, not its own class's.
+ * Once it lets the mutex go it is back in its class on a CPU it may use,
+ * where its reservation must follow it (ms_switched_to_resv()): the
+ * 200000 ppm (+-2 for rounding) leave CPU for the CPU it is on, and it
+ * stays there; all is given back when it is killed. Without that, the
+ * reservation stayed counted on CPU, and every affinity the cpuset
+ * allowed was EBUSY. With -S the holder's reservation is a shared one
+ * (MS_FLAG_RBS_SHARED), which stays on CPU: the member away is counted
+ * where it runs, another 200000 ppm there (rbs_away_move()).
+ */
+static const char *cgroup;
+static int bebs_holder, shared_holder;
+
+static int enter_holder_class(void)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_BEBS,
+		.sched_ms_flags = MS_FLAG_BEBS_PERIODIC,
+		.sched_runtime = 2 * MS,
+		.sched_period = 10 * MS,
+	};
+
+	if (!bebs_holder)
+		return rbs_attr(0, 2 * MS, 10 * MS, 0,
+				shared_holder ? MS_FLAG_RBS_SHARED : 0);
+	return syscall(SYS_sched_setattr, 0, &a, 0) ? errno : 0;
+}
+
+static void __attribute__((noreturn)) boostcs_holder(struct away_shared *sh, int fd)
+{
+	char path[PATH_MAX], buf[32];
+	long long t, end;
+	cpu_set_t set;
+	char ok = '1';
+	int c;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	for (c = 0; c < CPU_SETSIZE && c < sysconf(_SC_NPROCESSORS_ONLN); c++)
+		CPU_SET(c, &set);
+	if (pin(0, cpu) || enter_holder_class() ||
+	    sched_setaffinity(0, sizeof(set), &set) || pthread_mutex_lock(&sh->m))
+		ok = '0';
+	sh->step = 1;
+	if (write(fd, &ok, 1) != 1 || ok != '1')
+		_exit(1);
+	close(fd);
+	/* boosted and pushed away: a cpuset of that CPU alone, then 50 ms */
+	end = now_ns() + 3000 * MS;
+	for (t = 0; now_ns() < end && (t == 0 || thread_cpu_ns() < t);) {
+		c = sched_getcpu();
+		if (c != cpu && sh->away < 0) {
+			sh->prio = pid_sched_ll(getpid(), "prio");
+			snprintf(path, sizeof(path), "%s/cpuset.cpus", cgroup);
+			snprintf(buf, sizeof(buf), "%d", c);
+			if (write_file(path, buf))
+				_exit(1);
+			snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
+			snprintf(buf, sizeof(buf), "%d", getpid());
+			if (write_file(path, buf))
+				_exit(1);
+			sh->away = c;
+			t = thread_cpu_ns() + 50 * MS;
+		}
+	}
+	pthread_mutex_unlock(&sh->m);
+	sh->step = 2;
+	for (;;)
+		;
+}
+
+static void test_boostcs(void)
+{
+	const char *what = bebs_holder ? "a periodic BEBS task" :
+			   shared_holder ? "the member of a shared reservation" :
+			   "a task with a reservation";
+	/* what stays on CPU: a shared reservation */
+	long long stay = shared_holder ? 200000 : 0;
+	int other = cpu ? 0 : 1, fd[2], i, c = -1;
+	long long base = ms_used_ppm(cpu), base_o = ms_used_ppm(other);
+	long long u = -1, u_o = -1, e, e_o;
+	pid_t h = -1, w = -1, hog = -1;
+	struct away_shared *sh;
+	char ok = '0';
+
+	sh = pi_setup(sizeof(*sh), fd);
+	if (!sh || !cgroup) {
+		CHECK(0, "boostcs: shared memory, a pipe, the caller off cpu%d and a cgroup (-g)",
+		      cpu);
+		return;
+	}
+	sh->step = 0;
+	sh->away = -1;
+	sh->prio = -1;
+	h = fork();
+	if (!h) {
+		close(fd[0]);
+		boostcs_holder(sh, fd[1]);
+	}
+	close(fd[1]);
+	if (h < 0 || read(fd[0], &ok, 1) != 1 || ok != '1') {
+		CHECK(0, "boostcs: the holder enters its class on cpu%d, may run on every CPU and takes the mutex",
+		      cpu);
+		goto out;
+	}
+	w = fork();
+	if (!w) {
+		struct sched_param sp = { .sched_priority = 50 };
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) || pin(0, cpu) ||
+		    pthread_mutex_lock(&sh->m))
+			_exit(1);
+		pthread_mutex_unlock(&sh->m);
+		_exit(0);
+	}
+	usleep(20000);
+	hog = start_hog(SCHED_FIFO, 60, 100);
+	for (i = 0; i < 4000 && sh->step != 2; i++)
+		usleep(1000);
+	/* deboosted, in its class: where are it and its reservation? */
+	usleep(300000);
+	c = ms_task_cpu(h);
+	u = ms_used_ppm(cpu);
+	u_o = ms_used_ppm(other);
+	printf("# boostcs: %s, boosted to prio %lld and pushed to cpu%d, put in a cpuset of cpu%d alone; deboosted, on cpu%d (%s); used ppm cpu%d/cpu%d: %lld/%lld before, %lld/%lld after\n",
+	       what, sh->prio, sh->away, sh->away, c,
+	       pid_sched_ll(h, "policy") == (bebs_holder ? SCHED_BEBS : SCHED_RBS) ?
+	       "in its class" : "not in its class",
+	       cpu, other, base, base_o, u, u_o);
+	CHECK(sh->prio == 49 && sh->away == other && sh->step == 2,
+	      "boostcs: %s on cpu%d, boosted to prio 49 by a SCHED_FIFO 50 waiter, is pushed to cpu%d and moved there by a cpuset (prio %lld, on cpu%d)",
+	      what, cpu, other, sh->prio, sh->away);
+	CHECK(sh->away == other && c == other &&
+	      u >= base + stay - 2 && u <= base + stay + 2 &&
+	      u_o >= base_o + 199998 && u_o <= base_o + 200002,
+	      "boostcs: deboosted, %s stays on cpu%d, and %s there, as cpu%d was taken away (200000 ppm: %lld more on cpu%d, %lld on cpu%d)",
+	      what, other, shared_holder ? "is counted" : "its reservation follows it",
+	      cpu, u - base, cpu, u_o - base_o, other);
+out:
+	close(fd[0]);
+	reap(hog);
+	reap(w);
+	reap(h);
+	ms_wait_released(cpu, base, 2000);
+	ms_wait_released(other, base_o, 2000);
+	e = ms_used_ppm(cpu);
+	e_o = ms_used_ppm(other);
+	CHECK(e == base && e_o == base_o,
+	      "boostcs: all is given back when it is killed (%lld and %lld ppm more)",
+	      e - base, e_o - base_o);
+	munmap(sh, sizeof(*sh));
+}
+
+/*
  * shared: a reservation made with MS_FLAG_RBS_SHARED, 30 ms every 100 ms
  * on CPU, for a spinner as root (A), joined by a spinner of uid 65534
  * (B) that root puts in it, beside a SCHED_OTHER hog and a private
@@ -2668,18 +2831,24 @@ int main(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:v")) != -1) {
+	while ((opt = getopt(argc, argv, "c:vg:BS")) != -1) {
 		if (opt == 'c')
 			cpu = atoi(optarg);
 		else if (opt == 'v')
 			verbose = 1;
+		else if (opt == 'g')
+			cgroup = optarg;
+		else if (opt == 'B')
+			bebs_holder = 1;
+		else if (opt == 'S')
+			shared_holder = 1;
 		else
 			return 2;
 	}
 	snprintf(cpu_online, sizeof(cpu_online),
 		 "/sys/devices/system/cpu/cpu%d/online", cpu);
 	if (optind >= argc) {
-		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] admit|steere|adversary|background|change|io|pi|isolation|demo|irq|away|burst\n");
+		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] [-g CGROUP] [-B|-S] admit|steere|adversary|background|change|io|pi|isolation|demo|irq|away|boostcs|shared|ioshare|burst\n");
 		return 2;
 	}
 	if (!strcmp(argv[optind], "admit"))
@@ -2708,6 +2877,8 @@ int main(int argc, char **argv)
 		test_ioshare();
 	else if (!strcmp(argv[optind], "away"))
 		test_away();
+	else if (!strcmp(argv[optind], "boostcs"))
+		test_boostcs();
 	else if (!strcmp(argv[optind], "burst"))
 		test_burst();
 	else
