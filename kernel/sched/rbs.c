@@ -1866,24 +1866,52 @@ static void migrate_task_rq_rbs(struct task_struct *p, int new_cpu)
 }
 
 /*
- * Back from a boost on a CPU away from its reservation's, which a cpuset
- * took away meanwhile (the class it was boosted to moved it, and left
- * the reservation): the reservation follows, ms_switched_to_resv(), or a
- * member of a shared one is counted where it runs, rbs_away_move(). One
- * that may still go back goes from the tick.
+ * A member of a shared reservation on @cpu, away from the reservation's
+ * CPU, which it may no longer use or which is inactive (a cpuset took it
+ * away while the member was away, pushed there by the class a
+ * priority-inheritance boost put it in, whose callbacks count nothing):
+ * counted where it runs, as if the cpuset had moved it
+ * (rbs_away_move()), rather than run there uncounted until it leaves.
+ * One that may go back goes from the tick. Under its pi_lock, and its
+ * rq lock if it is queued.
+ */
+static void rbs_away_stuck(struct task_struct *p, int cpu)
+{
+	struct rbs_resv *o = READ_ONCE(p->ms.run.rbs_resv);
+	int home;
+
+	if (!o)
+		return;
+	home = READ_ONCE(o->cpu);
+	if (home != cpu && (!cpumask_test_cpu(home, p->cpus_ptr) ||
+			    !cpu_active(home)))
+		rbs_away_move(p, cpu);
+}
+
+/*
+ * Back from a boost, on a CPU a cpuset may have left it while the class
+ * it was boosted to moved it: its reservation follows it there
+ * (ms_switched_to_resv()), or a member of a shared one is counted there.
  */
 static void switched_to_rbs(struct rq *rq, struct task_struct *p)
 {
-	struct rbs_resv *o = READ_ONCE(p->ms.run.rbs_resv);
-	int cpu = task_cpu(p), home;
-
-	if (o) {
-		home = READ_ONCE(o->cpu);
-		if (home != cpu && (!cpumask_test_cpu(home, p->cpus_ptr) ||
-				    !cpu_active(home)))
-			rbs_away_move(p, cpu);
-	}
+	rbs_away_stuck(p, task_cpu(p));
 	ms_switched_to_resv(rq, p);
+}
+
+/*
+ * A cpuset change: the common part (ms_set_cpus_allowed()), and a member
+ * of a shared reservation left on a CPU it keeps, without the
+ * reservation's, is counted there. One whose CPU goes is counted where
+ * it goes (migrate_task_rq_rbs()).
+ */
+static void set_cpus_allowed_rbs(struct task_struct *p,
+				 struct affinity_context *ctx)
+{
+	ms_set_cpus_allowed(p, ctx);
+	if (!(ctx->flags & (SCA_MIGRATE_ENABLE | SCA_MIGRATE_DISABLE)) &&
+	    cpumask_test_cpu(task_cpu(p), ctx->new_mask))
+		rbs_away_stuck(p, task_cpu(p));
 }
 
 /*
@@ -1953,7 +1981,7 @@ DEFINE_SCHED_CLASS(rbs) = {
 	.balance		= balance_rbs,
 	.select_task_rq		= select_task_rq_rbs,
 	.migrate_task_rq	= migrate_task_rq_rbs,
-	.set_cpus_allowed	= ms_set_cpus_allowed,
+	.set_cpus_allowed	= set_cpus_allowed_rbs,
 #endif
 	.task_dead		= task_dead_rbs,
 	.task_tick		= task_tick_rbs,

@@ -193,6 +193,8 @@ done
 $T/rbs_resv -c 1 -g $CG/b boostcs || fails=$((fails + 1))
 $T/rbs_resv -c 1 -g $CG/b -B boostcs || fails=$((fails + 1))
 $T/rbs_resv -c 1 -g $CG/b -S boostcs || fails=$((fails + 1))
+# and a member that a cpuset change finds asleep where the boost took it
+$T/rbs_resv -c 1 -g $CG/b -S -z boostcs || fails=$((fails + 1))
 echo 0-1 > $CG/b/cpuset.cpus
 
 # A member of a shared reservation of 20% on cpu1 that a cpuset sends to

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbs_resv [-v] [-c CPU] [-g CGROUP] [-B|-S]
+ * rbs_resv [-v] [-c CPU] [-g CGROUP] [-B|-S [-z]]
  *	admit|steere|adversary|background|change|io|pi|isolation|demo|irq|away|
  *	boostcs|shared|ioshare:
  * SCHED_RBS reservations (issue 15). background, change, io, pi,
@@ -222,8 +222,8 @@ static pid_t sleeper(void)
 	return pid;
 }
 
-/* Is @pid a zombie (state Z in /proc/PID/stat)? */
-static int is_zombie(pid_t pid)
+/* @pid's state in /proc/PID/stat (R, S, Z, ...), or 0 */
+static char task_state(pid_t pid)
 {
 	char path[64], st = 0;
 	FILE *f;
@@ -235,7 +235,13 @@ static int is_zombie(pid_t pid)
 	if (fscanf(f, "%*d (%*[^)]) %c", &st) != 1)
 		st = 0;
 	fclose(f);
-	return st == 'Z';
+	return st;
+}
+
+/* Is @pid a zombie? */
+static int is_zombie(pid_t pid)
+{
+	return task_state(pid) == 'Z';
 }
 
 /* Liu and Layland's n (2^(1/n) - 1), in ppm, as rbs_ll_bound() rounds */
@@ -2413,10 +2419,14 @@ out:
  * reservation stayed counted on CPU, and every affinity the cpuset
  * allowed was EBUSY. With -S the holder's reservation is a shared one
  * (MS_FLAG_RBS_SHARED), which stays on CPU: the member away is counted
- * where it runs, another 200000 ppm there (rbs_away_move()).
+ * where it runs, another 200000 ppm there (rbs_away_move()). With -S -z
+ * the holder, deboosted, sleeps at once where it was pushed, before the
+ * tick can send it back, and the caller makes the cpuset change while
+ * it sleeps there: it is counted there from the change on, and, woken,
+ * stays (set_cpus_allowed_rbs()).
  */
 static const char *cgroup;
-static int bebs_holder, shared_holder;
+static int bebs_holder, shared_holder, asleep_holder;
 
 static int enter_holder_class(void)
 {
@@ -2434,9 +2444,22 @@ static int enter_holder_class(void)
 	return syscall(SYS_sched_setattr, 0, &a, 0) ? errno : 0;
 }
 
-static void __attribute__((noreturn)) boostcs_holder(struct away_shared *sh, int fd)
+static int boostcs_cpuset(int c, pid_t pid)
 {
 	char path[PATH_MAX], buf[32];
+
+	snprintf(path, sizeof(path), "%s/cpuset.cpus", cgroup);
+	snprintf(buf, sizeof(buf), "%d", c);
+	if (write_file(path, buf))
+		return -1;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
+	snprintf(buf, sizeof(buf), "%d", pid);
+	return write_file(path, buf);
+}
+
+static void __attribute__((noreturn))
+boostcs_holder(struct away_shared *sh, int fd, int wake)
+{
 	long long t, end;
 	cpu_set_t set;
 	char ok = '1';
@@ -2459,13 +2482,7 @@ static void __attribute__((noreturn)) boostcs_holder(struct away_shared *sh, int
 		c = sched_getcpu();
 		if (c != cpu && sh->away < 0) {
 			sh->prio = pid_sched_ll(getpid(), "prio");
-			snprintf(path, sizeof(path), "%s/cpuset.cpus", cgroup);
-			snprintf(buf, sizeof(buf), "%d", c);
-			if (write_file(path, buf))
-				_exit(1);
-			snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
-			snprintf(buf, sizeof(buf), "%d", getpid());
-			if (write_file(path, buf))
+			if (!asleep_holder && boostcs_cpuset(c, getpid()))
 				_exit(1);
 			sh->away = c;
 			t = thread_cpu_ns() + 50 * MS;
@@ -2473,6 +2490,8 @@ static void __attribute__((noreturn)) boostcs_holder(struct away_shared *sh, int
 	}
 	pthread_mutex_unlock(&sh->m);
 	sh->step = 2;
+	if (asleep_holder && read(wake, &ok, 1) != 1)
+		_exit(1);
 	for (;;)
 		;
 }
@@ -2486,13 +2505,14 @@ static void test_boostcs(void)
 	long long stay = shared_holder ? 200000 : 0;
 	int other = cpu ? 0 : 1, fd[2], i, c = -1;
 	long long base = ms_used_ppm(cpu), base_o = ms_used_ppm(other);
-	long long u = -1, u_o = -1, e, e_o;
+	long long u = -1, u_o = -1, z = -1, z_o = -1, e, e_o;
 	pid_t h = -1, w = -1, hog = -1;
 	struct away_shared *sh;
+	int wake[2] = { -1, -1 };
 	char ok = '0';
 
 	sh = pi_setup(sizeof(*sh), fd);
-	if (!sh || !cgroup) {
+	if (!sh || !cgroup || pipe(wake)) {
 		CHECK(0, "boostcs: shared memory, a pipe, the caller off cpu%d and a cgroup (-g)",
 		      cpu);
 		return;
@@ -2503,9 +2523,11 @@ static void test_boostcs(void)
 	h = fork();
 	if (!h) {
 		close(fd[0]);
-		boostcs_holder(sh, fd[1]);
+		close(wake[1]);
+		boostcs_holder(sh, fd[1], wake[0]);
 	}
 	close(fd[1]);
+	close(wake[0]);
 	if (h < 0 || read(fd[0], &ok, 1) != 1 || ok != '1') {
 		CHECK(0, "boostcs: the holder enters its class on cpu%d, may run on every CPU and takes the mutex",
 		      cpu);
@@ -2526,6 +2548,20 @@ static void test_boostcs(void)
 	hog = start_hog(SCHED_FIFO, 60, 100);
 	for (i = 0; i < 4000 && sh->step != 2; i++)
 		usleep(1000);
+	if (asleep_holder) {
+		/* asleep where it was pushed: the cpuset change now */
+		usleep(50000);
+		if (sh->away < 0 || boostcs_cpuset(sh->away, h))
+			CHECK(0, "boostcs: a cpuset of cpu%d alone for the sleeping holder",
+			      sh->away);
+		usleep(100000);
+		z = ms_used_ppm(cpu);
+		z_o = ms_used_ppm(other);
+		printf("# boostcs: asleep on cpu%d (state %c), put in a cpuset of cpu%d alone: used ppm cpu%d/cpu%d %lld/%lld\n",
+		       ms_task_cpu(h), task_state(h), sh->away, cpu, other, z, z_o);
+		if (write(wake[1], "w", 1) != 1)
+			CHECK(0, "boostcs: the holder woken");
+	}
 	/* deboosted, in its class: where are it and its reservation? */
 	usleep(300000);
 	c = ms_task_cpu(h);
@@ -2539,6 +2575,11 @@ static void test_boostcs(void)
 	CHECK(sh->prio == 49 && sh->away == other && sh->step == 2,
 	      "boostcs: %s on cpu%d, boosted to prio 49 by a SCHED_FIFO 50 waiter, is pushed to cpu%d and moved there by a cpuset (prio %lld, on cpu%d)",
 	      what, cpu, other, sh->prio, sh->away);
+	if (asleep_holder)
+		CHECK(z >= base + stay - 2 && z <= base + stay + 2 &&
+		      z_o >= base_o + 199998 && z_o <= base_o + 200002,
+		      "boostcs: asleep on cpu%d, %s is counted there once a cpuset takes cpu%d away (%lld more on cpu%d, %lld on cpu%d)",
+		      other, what, cpu, z - base, cpu, z_o - base_o, other);
 	CHECK(sh->away == other && c == other &&
 	      u >= base + stay - 2 && u <= base + stay + 2 &&
 	      u_o >= base_o + 199998 && u_o <= base_o + 200002,
@@ -2547,6 +2588,7 @@ static void test_boostcs(void)
 	      cpu, u - base, cpu, u_o - base_o, other);
 out:
 	close(fd[0]);
+	close(wake[1]);
 	reap(hog);
 	reap(w);
 	reap(h);
@@ -2831,7 +2873,7 @@ int main(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:vg:BS")) != -1) {
+	while ((opt = getopt(argc, argv, "c:vg:BSz")) != -1) {
 		if (opt == 'c')
 			cpu = atoi(optarg);
 		else if (opt == 'v')
@@ -2842,13 +2884,15 @@ int main(int argc, char **argv)
 			bebs_holder = 1;
 		else if (opt == 'S')
 			shared_holder = 1;
+		else if (opt == 'z')
+			asleep_holder = 1;
 		else
 			return 2;
 	}
 	snprintf(cpu_online, sizeof(cpu_online),
 		 "/sys/devices/system/cpu/cpu%d/online", cpu);
 	if (optind >= argc) {
-		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] [-g CGROUP] [-B|-S] admit|steere|adversary|background|change|io|pi|isolation|demo|irq|away|boostcs|shared|ioshare|burst\n");
+		fprintf(stderr, "usage: rbs_resv [-v] [-c CPU] [-g CGROUP] [-B|-S [-z]] admit|steere|adversary|background|change|io|pi|isolation|demo|irq|away|boostcs|shared|ioshare|burst\n");
 		return 2;
 	}
 	if (!strcmp(argv[optind], "admit"))
