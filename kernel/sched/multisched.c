@@ -1166,12 +1166,19 @@ void ms_migrate_reservation(struct task_struct *p, int cpu)
  * away meanwhile, the task could never go back to it. The reservation
  * then follows it here, unadmitted, as after a cpuset move
  * (ms_migrate_reservation()); one it may still use stays, and the task
- * goes back to it from the tick (ms_place()). Entering the class, a task
- * is admitted within its affinity, and nothing moves.
+ * goes back to it from the tick (ms_place()). Nor onto a CPU the task
+ * may not use or that is inactive: a task deboosted asleep there (a PI
+ * waiter gave up) is moved at its wakeup, and its reservation with it
+ * (->migrate_task_rq()). Entering the class, a task is admitted within
+ * its affinity, and nothing moves.
  */
 void ms_switched_to_resv(struct rq *rq, struct task_struct *p)
 {
-	ms_migrate_reservation(p, task_cpu(p));
+	int cpu = task_cpu(p);
+
+	lockdep_assert_held(&p->pi_lock);
+	if (cpumask_test_cpu(cpu, &p->cpus_mask) && cpu_active(cpu))
+		ms_migrate_reservation(p, cpu);
 	ms_switched_to(rq, p);
 }
 

@@ -1866,24 +1866,28 @@ static void migrate_task_rq_rbs(struct task_struct *p, int new_cpu)
 }
 
 /*
- * A member of a shared reservation on @cpu, away from the reservation's
- * CPU, which it may no longer use or which is inactive (a cpuset took it
- * away while the member was away, pushed there by the class a
- * priority-inheritance boost put it in, whose callbacks count nothing):
- * counted where it runs, as if the cpuset had moved it
+ * A member of a shared reservation on its CPU, away from the
+ * reservation's, which it may no longer use or which is inactive (a
+ * cpuset took it away while the member was away, pushed there by the
+ * class a priority-inheritance boost put it in, whose callbacks count
+ * nothing): counted where it is, as if the cpuset had moved it
  * (rbs_away_move()), rather than run there uncounted until it leaves.
- * One that may go back goes from the tick. Under its pi_lock, and its
- * rq lock if it is queued.
+ * One that may go back goes from the tick; one on a CPU it may not use
+ * either is counted where its wakeup or the stopper takes it
+ * (migrate_task_rq_rbs()). The affinity is @cpus_mask, not @cpus_ptr,
+ * which migrate_disable() narrows for a while. Its rq lock is held too
+ * if it is queued.
  */
-static void rbs_away_stuck(struct task_struct *p, int cpu)
+static void rbs_away_fixup(struct task_struct *p)
 {
 	struct rbs_resv *o = READ_ONCE(p->ms.run.rbs_resv);
-	int home;
+	int cpu = task_cpu(p), home;
 
-	if (!o)
+	lockdep_assert_held(&p->pi_lock);
+	if (!o || !cpumask_test_cpu(cpu, &p->cpus_mask) || !cpu_active(cpu))
 		return;
 	home = READ_ONCE(o->cpu);
-	if (home != cpu && (!cpumask_test_cpu(home, p->cpus_ptr) ||
+	if (home != cpu && (!cpumask_test_cpu(home, &p->cpus_mask) ||
 			    !cpu_active(home)))
 		rbs_away_move(p, cpu);
 }
@@ -1895,23 +1899,23 @@ static void rbs_away_stuck(struct task_struct *p, int cpu)
  */
 static void switched_to_rbs(struct rq *rq, struct task_struct *p)
 {
-	rbs_away_stuck(p, task_cpu(p));
+	rbs_away_fixup(p);
 	ms_switched_to_resv(rq, p);
 }
 
 /*
  * A cpuset change: the common part (ms_set_cpus_allowed()), and a member
  * of a shared reservation left on a CPU it keeps, without the
- * reservation's, is counted there. One whose CPU goes is counted where
- * it goes (migrate_task_rq_rbs()).
+ * reservation's, is counted there (rbs_away_fixup()). Not for
+ * migrate_disable() and migrate_enable(), which change the mask for a
+ * while only, and hold no pi_lock (migrate_disable_switch()).
  */
 static void set_cpus_allowed_rbs(struct task_struct *p,
 				 struct affinity_context *ctx)
 {
 	ms_set_cpus_allowed(p, ctx);
-	if (!(ctx->flags & (SCA_MIGRATE_ENABLE | SCA_MIGRATE_DISABLE)) &&
-	    cpumask_test_cpu(task_cpu(p), ctx->new_mask))
-		rbs_away_stuck(p, task_cpu(p));
+	if (!(ctx->flags & (SCA_MIGRATE_ENABLE | SCA_MIGRATE_DISABLE)))
+		rbs_away_fixup(p);
 }
 
 /*

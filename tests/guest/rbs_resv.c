@@ -2420,10 +2420,12 @@ out:
  * allowed was EBUSY. With -S the holder's reservation is a shared one
  * (MS_FLAG_RBS_SHARED), which stays on CPU: the member away is counted
  * where it runs, another 200000 ppm there (rbs_away_move()). With -S -z
- * the holder, deboosted, sleeps at once where it was pushed, before the
- * tick can send it back, and the caller makes the cpuset change while
- * it sleeps there: it is counted there from the change on, and, woken,
- * stays (set_cpus_allowed_rbs()).
+ * the holder sleeps, still holding the mutex, where it was pushed; the
+ * hog goes, and the waiter, whose pthread_mutex_timedlock() gives up
+ * after a second, deboosts it asleep (rt_mutex_adjust_prio()), which
+ * nothing can then move; the caller makes the cpuset change while it
+ * sleeps there: it is counted there from the change on
+ * (set_cpus_allowed_rbs()), and, woken, lets go of the mutex and stays.
  */
 static const char *cgroup;
 static int bebs_holder, shared_holder, asleep_holder;
@@ -2486,12 +2488,13 @@ boostcs_holder(struct away_shared *sh, int fd, int wake)
 				_exit(1);
 			sh->away = c;
 			t = thread_cpu_ns() + 50 * MS;
+			/* asleep there, boosted, until the caller wakes it */
+			if (asleep_holder && read(wake, &ok, 1) != 1)
+				_exit(1);
 		}
 	}
 	pthread_mutex_unlock(&sh->m);
 	sh->step = 2;
-	if (asleep_holder && read(wake, &ok, 1) != 1)
-		_exit(1);
 	for (;;)
 		;
 }
@@ -2537,20 +2540,43 @@ static void test_boostcs(void)
 	if (!w) {
 		struct sched_param sp = { .sched_priority = 50 };
 
+		struct timespec ts;
+
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (sched_setscheduler(0, SCHED_FIFO, &sp) || pin(0, cpu) ||
-		    pthread_mutex_lock(&sh->m))
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) || pin(0, cpu))
+			_exit(1);
+		if (asleep_holder) {
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += 1;
+			_exit(pthread_mutex_timedlock(&sh->m, &ts) == ETIMEDOUT ? 0 : 1);
+		}
+		if (pthread_mutex_lock(&sh->m))
 			_exit(1);
 		pthread_mutex_unlock(&sh->m);
 		_exit(0);
 	}
 	usleep(20000);
 	hog = start_hog(SCHED_FIFO, 60, 100);
-	for (i = 0; i < 4000 && sh->step != 2; i++)
-		usleep(1000);
 	if (asleep_holder) {
-		/* asleep where it was pushed: the cpuset change now */
-		usleep(50000);
+		int st = -1;
+		char ts = 0;
+
+		/* asleep, boosted, where it was pushed: the hog goes */
+		for (i = 0; i < 400 && (sh->away < 0 || task_state(h) != 'S'); i++)
+			usleep(5000);
+		reap(hog);
+		hog = -1;
+		/* the waiter gives up: the holder is deboosted asleep */
+		if (waitpid(w, &st, 0) == w)
+			w = -1;
+		c = ms_task_cpu(h);
+		ts = task_state(h);
+		z = pid_sched_ll(h, "prio");
+		CHECK(sh->away == other && c == other && ts == 'S' && z == 120 &&
+		      WIFEXITED(st) && !WEXITSTATUS(st),
+		      "boostcs: the holder, pushed to cpu%d, sleeps there holding the mutex, and is deboosted asleep when the waiter gives up (on cpu%d, state %c, prio %lld)",
+		      other, c, ts ? ts : '?', z);
+		/* the cpuset change while it sleeps there */
 		if (sh->away < 0 || boostcs_cpuset(sh->away, h))
 			CHECK(0, "boostcs: a cpuset of cpu%d alone for the sleeping holder",
 			      sh->away);
@@ -2562,6 +2588,8 @@ static void test_boostcs(void)
 		if (write(wake[1], "w", 1) != 1)
 			CHECK(0, "boostcs: the holder woken");
 	}
+	for (i = 0; i < 4000 && sh->step != 2; i++)
+		usleep(1000);
 	/* deboosted, in its class: where are it and its reservation? */
 	usleep(300000);
 	c = ms_task_cpu(h);
