@@ -54,6 +54,8 @@ static atomic_int stop;
 static atomic_long progress[MAX_WORKERS];
 static atomic_int tids[MAX_WORKERS];
 static atomic_long calls, calls_ok, calls_unexpected, boosts, flips, joins;
+/* the last worker given a shared RBS reservation: what joins aim at */
+static atomic_int shared_tid;
 static int nworkers = 8, ncpus;
 static int pipes[MAX_WORKERS][2];
 
@@ -172,10 +174,17 @@ static void change_policy(unsigned int *seed, pid_t tid)
 			/* a shared one, or joining another worker's */
 			if (rnd(seed, 2))
 				a.sched_ms_flags |= MS_FLAG_RBS_SHARED;
+			/*
+			 * A random worker shares a reservation only now and
+			 * then (a few joins in 50000 calls): half the joins
+			 * aim at the last worker given a shared one, which
+			 * may have left it since (EINVAL).
+			 */
 			if (rnd(seed, 2)) {
 				a.sched_ms_flags = MS_FLAG_RBS_JOIN;
-				a.sched_join_tid =
-					tids[rnd(seed, nworkers)];
+				a.sched_join_tid = rnd(seed, 2) && shared_tid ?
+						   shared_tid :
+						   tids[rnd(seed, nworkers)];
 				break;
 			}
 		}
@@ -202,6 +211,8 @@ static void change_policy(unsigned int *seed, pid_t tid)
 	ret = syscall(SYS_sched_setattr, tid, &a, 0);
 	if (!ret)
 		calls_ok++;
+	if (!ret && (a.sched_ms_flags & MS_FLAG_RBS_SHARED))
+		shared_tid = tid;
 	if (!ret && (a.sched_ms_flags & MS_FLAG_RBS_JOIN))
 		joins++;
 	else if (ret && errno != EINVAL && errno != ESRCH && errno != EBUSY &&
