@@ -2303,39 +2303,9 @@ struct away_shared {
 	volatile long long prio;	/* its prio there */
 };
 
-static void __attribute__((noreturn)) away_holder(struct away_shared *sh, int fd)
-{
-	long long t, end;
-	cpu_set_t set;
-	char ok = '1';
-	int c;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	CPU_ZERO(&set);
-	for (c = 0; c < CPU_SETSIZE && c < sysconf(_SC_NPROCESSORS_ONLN); c++)
-		CPU_SET(c, &set);
-	if (pin(0, cpu) || rbs_attr(0, 2 * MS, 10 * MS, 0, 0) ||
-	    sched_setaffinity(0, sizeof(set), &set) || pthread_mutex_lock(&sh->m))
-		ok = '0';
-	sh->step = 1;
-	if (write(fd, &ok, 1) != 1 || ok != '1')
-		_exit(1);
-	close(fd);
-	/* holding it: until it has run 50 ms away from CPU, or 3 s */
-	end = now_ns() + 3000 * MS;
-	for (t = 0; now_ns() < end && (t == 0 || thread_cpu_ns() < t);) {
-		c = sched_getcpu();
-		if (c != cpu && sh->away < 0) {
-			sh->prio = pid_sched_ll(getpid(), "prio");
-			sh->away = c;
-			t = thread_cpu_ns() + 50 * MS;
-		}
-	}
-	pthread_mutex_unlock(&sh->m);
-	sh->step = 2;
-	for (;;)
-		;
-}
+/* the holder of away and boostcs (below) */
+static void __attribute__((noreturn))
+boostcs_holder(struct away_shared *sh, int fd, int wake);
 
 static void test_away(void)
 {
@@ -2356,7 +2326,7 @@ static void test_away(void)
 	h = fork();
 	if (!h) {
 		close(fd[0]);
-		away_holder(sh, fd[1]);
+		boostcs_holder(sh, fd[1], -1);
 	}
 	close(fd[1]);
 	if (h < 0 || read(fd[0], &ok, 1) != 1 || ok != '1') {
@@ -2484,7 +2454,8 @@ boostcs_holder(struct away_shared *sh, int fd, int wake)
 		c = sched_getcpu();
 		if (c != cpu && sh->away < 0) {
 			sh->prio = pid_sched_ll(getpid(), "prio");
-			if (!asleep_holder && boostcs_cpuset(c, getpid()))
+			if (cgroup && !asleep_holder &&
+			    boostcs_cpuset(c, getpid()))
 				_exit(1);
 			sh->away = c;
 			t = thread_cpu_ns() + 50 * MS;
