@@ -92,7 +92,14 @@ check "chrt: SCHED_DEADLINE 1ms/10ms" \
 	chrt_has "SCHED_DEADLINE" -d -T 1000000 -P 10000000 0
 # rt_cycles WANT CMD...: CMD prints one rt-tests result line
 # "T: 0 (...) P:.. I:.. C: N Min: a Act: b Avg: c Max: d"; it must have
-# run at least WANT cycles with Min <= Avg <= Max. WANT is half of
+# run at least WANT cycles with Min <= Max and Avg <= Max. Not Min <=
+# Avg: cyclicdeadline takes a Min of 0 for "no minimum yet", so a cycle
+# that wakes on time (latency 0, or early, which it also counts as 0)
+# forgets the minimum while the 0 still enters the average. In one
+# fresh-clone run it printed C 199, Min 20393 and Avg 15432, which is
+# what a thread prints that woke on time until the host skipped two of
+# its periods and then ran 20 ms behind its own grid (cyclicdeadline
+# never moves the grid later). WANT is half of
 # duration / interval: a thread that never ran, or stopped waking, gets
 # far fewer; a slow spell of the emulated machine (in one boot hackbench
 # took 4 times its usual time, and these counts fell by up to 16%) does
@@ -111,7 +118,7 @@ rt_cycles() {
 			if (f[i] == "Avg:") av = f[i + 1]; if (f[i] == "Max:") mx = f[i + 1]
 		}
 		n++ }
-		END { exit !(n == 1 && c >= want && mn <= av && av <= mx) }'
+		END { exit !(n == 1 && c >= want && mn <= mx && av <= mx) }'
 }
 measure "cyclictest: a SCHED_FIFO thread runs >= 1000 of its 2000 1 ms cycles in 2 s" \
 	rt_cycles 1000 cyclictest -q -D 2 -t 1 -p 80 -i 1000 -m
