@@ -50,10 +50,11 @@
  * grows with the load; one that runs in short bursts gets a short budget
  * and period and a near deadline when it wakes. Parameters change at
  * releases, lazily (section 4.4), and b only when it moves by more than
- * an eighth, so pick never divides; but with periodic tasks on the CPU a
- * new reservation, or a best-effort task that joins, cuts the executing
- * servers' utilisation at once (bebs_shrink()), as the paper does when
- * the best-effort bandwidth shrinks. For the paper's comparison with
+ * an eighth, so pick never divides; but with periodic tasks on the CPU,
+ * U_BE found smaller (a reservation admitted or moved here) or a
+ * best-effort task that joins cuts the executing servers' utilisation at
+ * once (bebs_check_u_be(), bebs_shrink()), as the paper does when the
+ * best-effort bandwidth shrinks. For the paper's comparison with
  * fixed periods (figures 3 and 4), kernel.sched_bebs_fixed_period_ns
  * fixes p for every best-effort server instead, and b = u p.
  *
@@ -139,7 +140,7 @@ struct bebs_rq {
 	struct rb_root_cached	expired;	/* expired servers, by release key */
 	struct rb_root_cached	throttled;	/* periodic ones out of budget, by release */
 	u64			shift;		/* how far slack moved expired releases */
-	u64			u_be;		/* U_BE, BW_UNIT parts, read at ticks */
+	u64			u_be;		/* U_BE, BW_UNIT parts (bebs_check_u_be()) */
 	u64			nr_slack;	/* early releases on this CPU */
 	unsigned int		nr_periodic;	/* queued periodic tasks */
 	u32			shrink_seq;	/* bebs_shrink() walks */
@@ -452,10 +453,10 @@ static void bebs_miss(struct sched_bebs_entity *se, u64 now,
 /*
  * U_BE: the CPU's bandwidth less what is admitted on it, DL tasks and
  * the class servers, but not BEBS's own server, whose bandwidth serves
- * these very tasks. Read at the tick and when a periodic task arrives,
- * not at every release (it divides), and without the root domain's
- * dl_bw lock, which every CPU's tick would otherwise take: an admission
- * elsewhere is seen at the next tick.
+ * these very tasks. Read by bebs_check_u_be(), not at every release (it
+ * divides), and without the root domain's dl_bw lock, which every CPU's
+ * tick would otherwise take: an admission elsewhere is seen at the next
+ * tick.
  */
 static void bebs_update_u_be(struct bebs_rq *brq)
 {
@@ -528,7 +529,35 @@ static void bebs_shrink(struct bebs_rq *brq)
 		se->deadline += p - se->period;
 		se->period = p;
 		rb_add_cached(n, &brq->ready, bebs_deadline_less);
+		trace_bebs_adapt(bebs_task_of(se), se->e_avg, se->budget, p,
+				 brq->balance.load, brq->u_be);
 	}
+}
+
+static void bebs_check_preempt(struct rq *rq, struct sched_bebs_entity *se);
+
+/*
+ * Read U_BE anew (bebs_update_u_be()) at the tick, and when a reservation
+ * follows its task here back from a priority-inheritance boost
+ * (switched_to_bebs()), which no enqueue sees. When it shrank beside
+ * periodic tasks, the executing servers make room at once (bebs_shrink()),
+ * and the running one gives way if its deadline moved past another's.
+ * The rq clock is up to date. An enqueue does the same without the
+ * preemption, which its wakeup checks.
+ */
+static void bebs_check_u_be(struct rq *rq)
+{
+	struct bebs_rq *brq = bebs_rq_of(rq);
+	u64 old = brq->u_be;
+	struct sched_bebs_entity *first;
+
+	bebs_update_u_be(brq);
+	if (brq->u_be >= old || !brq->nr_periodic)
+		return;
+	bebs_shrink(brq);
+	first = bebs_first(&brq->ready);
+	if (first)
+		bebs_check_preempt(rq, first);
 }
 
 /*
@@ -881,12 +910,19 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	brq->nr_periodic += periodic;
 
 	/*
-	 * A reservation new here, or moved here with its task (ms_place()),
-	 * lowered U_BE: the servers adapt at once.
+	 * A reservation new here, moved here with its task (ms_place()), or
+	 * moved to the CPU its task was on by a cpuset (ms_set_cpus_allowed(),
+	 * the task dequeued or asleep meanwhile), lowered U_BE: the servers
+	 * adapt at once. A reservation admitted while its task was queued
+	 * here may have been seen by a tick before nr_periodic counted it.
 	 */
-	if (periodic && (se->state == BEBS_NEW || (flags & ENQUEUE_MIGRATED))) {
+	if (periodic) {
+		u64 u_be = brq->u_be;
+
 		bebs_update_u_be(brq);
-		bebs_shrink(brq);
+		if (se->state == BEBS_NEW || (flags & ENQUEUE_MIGRATED) ||
+		    brq->u_be < u_be)
+			bebs_shrink(brq);
 	}
 	switch (se->state) {
 	case BEBS_NEW:
@@ -1078,8 +1114,8 @@ static void set_next_task_bebs(struct rq *rq, struct task_struct *p, bool first)
 
 static void task_tick_bebs(struct rq *rq, struct task_struct *p, int queued)
 {
-	bebs_update_u_be(bebs_rq_of(rq));
 	update_curr_bebs(rq);
+	bebs_check_u_be(rq);
 	ms_tick_util(rq);
 	ms_trigger_push(&bebs_balancer, rq);
 	/* a periodic task away from its reservation's CPU goes back */
@@ -1134,6 +1170,17 @@ static void switching_to_bebs(struct rq *rq, struct task_struct *p)
 		RB_CLEAR_NODE(&se->node);
 	if (se->state == BEBS_EXECUTING)
 		se->state = BEBS_BLOCKED;
+}
+
+/*
+ * A periodic task back from a priority-inheritance boost may bring its
+ * reservation here (ms_switched_to_resv()): U_BE shrinks after its
+ * enqueue, which read it before.
+ */
+static void switched_to_bebs(struct rq *rq, struct task_struct *p)
+{
+	ms_switched_to_resv(rq, p);
+	bebs_check_u_be(rq);
 }
 
 static void prio_changed_bebs(struct rq *rq, struct task_struct *p, int oldprio)
@@ -1257,7 +1304,7 @@ DEFINE_SCHED_CLASS(bebs) = {
 	.task_tick		= task_tick_bebs,
 	.task_fork		= task_fork_bebs,
 	.switching_to		= switching_to_bebs,
-	.switched_to		= ms_switched_to_resv,
+	.switched_to		= switched_to_bebs,
 	.prio_changed		= prio_changed_bebs,
 	.get_rr_interval	= get_rr_interval_bebs,
 	.update_curr		= update_curr_bebs,

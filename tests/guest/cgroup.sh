@@ -188,8 +188,9 @@ done
 # The same while the task is boosted into the real-time class by
 # priority inheritance, whose callbacks leave the reservation behind:
 # back in its class on the CPU the cpuset left it, its reservation
-# follows it there (rbs_resv boostcs, for RBS and for periodic BEBS), or,
-# for the member of a shared reservation, is counted there.
+# follows it there (rbs_resv boostcs, for RBS and for periodic BEBS, where
+# a best-effort hog there gives up the 20% at once), or, for the member of
+# a shared reservation, is counted there.
 $T/rbs_resv -c 1 -g $CG/b boostcs || fails=$((fails + 1))
 $T/rbs_resv -c 1 -g $CG/b -B boostcs || fails=$((fails + 1))
 $T/rbs_resv -c 1 -g $CG/b -S boostcs || fails=$((fails + 1))

@@ -2396,6 +2396,16 @@ out:
  * nothing can then move; the caller makes the cpuset change while it
  * sleeps there: it is counted there from the change on
  * (set_cpus_allowed_rbs()), and, woken, lets go of the mutex and stays.
+ * With -B a best-effort BEBS hog runs on the other CPU, and the caller
+ * there is SCHED_FIFO 1 so that the hog does not hold it up: section
+ * 4.4 cuts the hog's utilisation b / p when the periodic task's 20%
+ * arrives, at once (switched_to_bebs()), not at the hog's next release.
+ * In the trace, the hog's bebs_adapt must follow the holder's deboost
+ * (sched_pi_setprio) on that CPU before any switch there: a release of
+ * the hog needs it to run first. Its b / p must be U_BE's 200000 ppm
+ * below what /proc showed before the boost (the hog is the CPU's only
+ * best-effort server, so u = U_BE), within 1000 ppm (b / p of periods
+ * in whole nanoseconds rounds by less than 1 ppm).
  */
 static const char *cgroup;
 static int bebs_holder, shared_holder, asleep_holder;
@@ -2427,6 +2437,74 @@ static int boostcs_cpuset(int c, pid_t pid)
 	snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
 	snprintf(buf, sizeof(buf), "%d", pid);
 	return write_file(path, buf);
+}
+
+/* A BEBS server's b / p in ppm, from one read of its sched file, or -1. */
+static long long bebs_util_ppm(pid_t pid)
+{
+	char path[64], line[256], name[128];
+	long long v, b = -1, p = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s : %lld", name, &v) != 2)
+			continue;
+		if (!strcmp(name, "ms.bebs.budget_ns"))
+			b = v;
+		else if (!strcmp(name, "ms.bebs.period_ns"))
+			p = v;
+	}
+	fclose(f);
+	return b > 0 && p > 0 ? b * 1000000 / p : -1;
+}
+
+/*
+ * -B: the b / p in ppm of @hog's first bebs_adapt on the CPU where
+ * @holder was deboosted (sched_pi_setprio to 120), if it comes before any
+ * switch there; else -1.
+ */
+static long long boostcs_shrink_ppm(pid_t holder, pid_t hog)
+{
+	char line[512], name[64], cpu[16] = "", here[16], *rest, *c;
+	long long ts, b, p, ret = -1;
+	int pid, prio;
+	FILE *f = fopen(MS_TRACE "trace", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		/* the CPU field, "[000]", before ms_trace_event() cuts the line */
+		c = strstr(line, " [");
+		if (!c || sscanf(c + 1, "%15[^]]", here) != 1)
+			continue;
+		rest = ms_trace_event(line, &ts, name, sizeof(name));
+		if (!rest)
+			continue;
+		if (!cpu[0]) {
+			if (!strcmp(name, "sched_pi_setprio") &&
+			    (rest = strstr(rest, " pid=")) &&
+			    sscanf(rest, " pid=%d oldprio=%*d newprio=%d", &pid,
+				   &prio) == 2 && pid == holder && prio == 120)
+				snprintf(cpu, sizeof(cpu), "%s", here);
+			continue;
+		}
+		if (strcmp(here, cpu))
+			continue;
+		if (!strcmp(name, "sched_switch"))
+			break;
+		if (!strcmp(name, "bebs_adapt") &&
+		    sscanf(rest, "pid=%d e_avg=%*s budget=%lld period=%lld",
+			   &pid, &b, &p) == 3 && pid == hog) {
+			ret = p > 0 ? b * 1000000 / p : -1;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
 }
 
 static void __attribute__((noreturn))
@@ -2480,7 +2558,10 @@ static void test_boostcs(void)
 	int other = cpu ? 0 : 1, fd[2], i, c = -1;
 	long long base = ms_used_ppm(cpu), base_o = ms_used_ppm(other);
 	long long u = -1, u_o = -1, z = -1, z_o = -1, e, e_o;
-	pid_t h = -1, w = -1, hog = -1;
+	long long be0 = -1, be1 = -1;
+	struct sched_param fifo1 = { .sched_priority = 1 };
+	struct sched_param other0 = { .sched_priority = 0 };
+	pid_t h = -1, w = -1, hog = -1, be = -1;
 	struct away_shared *sh;
 	int wake[2] = { -1, -1 };
 	char ok = '0';
@@ -2494,6 +2575,14 @@ static void test_boostcs(void)
 	sh->step = 0;
 	sh->away = -1;
 	sh->prio = -1;
+	/* -B: the caller above the best-effort hog it starts on its CPU */
+	if (bebs_holder &&
+	    (sched_setscheduler(0, SCHED_FIFO, &fifo1) ||
+	     (be = ms_start_hog(other, SCHED_BEBS, "boostcs")) < 0)) {
+		CHECK(0, "boostcs: the caller in SCHED_FIFO 1 and a best-effort BEBS hog on cpu%d",
+		      other);
+		goto out;
+	}
 	h = fork();
 	if (!h) {
 		close(fd[0]);
@@ -2506,6 +2595,17 @@ static void test_boostcs(void)
 		CHECK(0, "boostcs: the holder enters its class on cpu%d, may run on every CPU and takes the mutex",
 		      cpu);
 		goto out;
+	}
+	/*
+	 * The hog's b / p is U_BE from its first release after a tick on
+	 * its CPU read U_BE there: its periods are 4 to 15 ms in its first
+	 * 100 ms, as its budget grows from 3 ms.
+	 */
+	if (be > 0) {
+		usleep(100000);
+		be0 = bebs_util_ppm(be);
+		if (ms_trace_start("sched/sched_pi_setprio sched/sched_switch multisched/bebs_adapt"))
+			CHECK(0, "boostcs: the trace events sched_pi_setprio, sched_switch and bebs_adapt");
 	}
 	w = fork();
 	if (!w) {
@@ -2563,6 +2663,10 @@ static void test_boostcs(void)
 		usleep(1000);
 	/* deboosted, in its class: where are it and its reservation? */
 	usleep(300000);
+	if (be > 0) {
+		ms_trace_stop();
+		be1 = boostcs_shrink_ppm(h, be);
+	}
 	c = ms_task_cpu(h);
 	u = ms_used_ppm(cpu);
 	u_o = ms_used_ppm(other);
@@ -2585,12 +2689,22 @@ static void test_boostcs(void)
 	      "boostcs: deboosted, %s stays on cpu%d, and %s there, as cpu%d was taken away (200000 ppm: %lld more on cpu%d, %lld on cpu%d)",
 	      what, other, shared_holder ? "is counted" : "its reservation follows it",
 	      cpu, u - base, cpu, u_o - base_o, other);
+	if (bebs_holder)
+		CHECK(be0 > 0 && be1 > 0 && be0 - be1 >= 199000 && be0 - be1 <= 201000,
+		      "boostcs: the best-effort hog on cpu%d gives up the reservation's 200000 ppm of b / p at once, before any switch there after the deboost (%lld ppm before the boost, %lld in its bebs_adapt)",
+		      other, be0, be1);
 out:
 	close(fd[0]);
 	close(wake[1]);
 	reap(hog);
 	reap(w);
 	reap(h);
+	reap(be);
+	if (bebs_holder) {
+		ms_trace_stop();
+		ms_trace_restore();
+		sched_setscheduler(0, SCHED_OTHER, &other0);
+	}
 	ms_wait_released(cpu, base, 2000);
 	ms_wait_released(other, base_o, 2000);
 	e = ms_used_ppm(cpu);

@@ -216,7 +216,8 @@ TRACE_EVENT(bebs_expire,
 /*
  * bebs_adapt - a BEBS server's budget or period changed (section 4.3):
  * from @e_avg, the CPU's load @load (sum of weights) and @u_be (BW_UNIT
- * parts of 2^20)
+ * parts of 2^20); at a release, or, its period alone, when U_BE shrank
+ * or L grew beside periodic tasks (section 4.4, bebs_shrink())
  */
 TRACE_EVENT(bebs_adapt,
 	    TP_PROTO(struct task_struct *p, u64 e_avg, u64 budget, u64 period,
