@@ -453,10 +453,11 @@ static void bebs_miss(struct sched_bebs_entity *se, u64 now,
 /*
  * U_BE: the CPU's bandwidth less what is admitted on it, DL tasks and
  * the class servers, but not BEBS's own server, whose bandwidth serves
- * these very tasks. Read by bebs_check_u_be(), not at every release (it
- * divides), and without the root domain's dl_bw lock, which every CPU's
- * tick would otherwise take: an admission elsewhere is seen at the next
- * tick.
+ * these very tasks. Read at the tick, when a periodic task queues, and
+ * when a reservation follows its task here (bebs_check_u_be()), not at
+ * every release (it divides), and without the root domain's dl_bw lock,
+ * which every CPU's tick would otherwise take: an admission elsewhere is
+ * seen at the next tick.
  */
 static void bebs_update_u_be(struct bebs_rq *brq)
 {
@@ -491,23 +492,37 @@ static void bebs_adapt(struct bebs_rq *brq, struct sched_bebs_entity *se)
 	se->budget = b;
 	se->period = p;
 	trace_bebs_adapt(bebs_task_of(se), se->e_avg, b, p, brq->balance.load,
-			 brq->u_be);
+			 brq->u_be, false);
+}
+
+/*
+ * Section 4.4 guards the periodic tasks admitted on this CPU, queued or
+ * asleep between jobs (ms_cpu_reserved_edf(): RBS's reservations, in a
+ * class above, need no cut), and one queued here away from its
+ * reservation's CPU.
+ */
+static bool bebs_guarded(struct bebs_rq *brq)
+{
+	return brq->nr_periodic || ms_cpu_reserved_edf(cpu_of(brq->rq));
 }
 
 /*
  * Section 4.4: U_BE shrank (a reservation arrived) or L grew (a
- * best-effort task joined) while periodic tasks are queued here, whose
- * deadlines hold only while the best-effort servers keep within U_BE.
- * Cut every executing best-effort server's utilisation at once, as the
- * paper does in this direction: keep its budget, lengthen its period to
- * b / u and push its deadline back as much. Linear in the queued
- * servers; only with periodic tasks on the CPU. The other direction
- * waits for the servers' releases.
+ * best-effort task joined) on a CPU with periodic tasks
+ * (bebs_guarded()), whose deadlines hold only while the best-effort
+ * servers keep within U_BE. Cut every executing best-effort server's
+ * utilisation at once, as the paper does in this direction: keep its
+ * budget, lengthen its period to b / u and push its deadline back as
+ * much. Linear in the queued servers; only with periodic tasks on the
+ * CPU. The other direction waits for the servers' releases. Returns
+ * whether a server was cut: the running one may have to give way
+ * (bebs_preempt_first()).
  */
-static void bebs_shrink(struct bebs_rq *brq)
+static bool bebs_shrink(struct bebs_rq *brq)
 {
 	struct sched_bebs_entity *se;
 	struct rb_node *n, *next;
+	bool cut = false;
 	u64 p;
 
 	/*
@@ -530,34 +545,40 @@ static void bebs_shrink(struct bebs_rq *brq)
 		se->period = p;
 		rb_add_cached(n, &brq->ready, bebs_deadline_less);
 		trace_bebs_adapt(bebs_task_of(se), se->e_avg, se->budget, p,
-				 brq->balance.load, brq->u_be);
+				 brq->balance.load, brq->u_be, true);
+		cut = true;
 	}
+	return cut;
 }
 
 static void bebs_check_preempt(struct rq *rq, struct sched_bebs_entity *se);
 
 /*
+ * After a cut (bebs_shrink()): the running server gives way if its
+ * deadline moved past another's. The rq clock is up to date.
+ */
+static void bebs_preempt_first(struct rq *rq)
+{
+	struct sched_bebs_entity *first = bebs_first(&bebs_rq_of(rq)->ready);
+
+	if (first)
+		bebs_check_preempt(rq, first);
+}
+
+/*
  * Read U_BE anew (bebs_update_u_be()) at the tick, and when a reservation
  * follows its task here back from a priority-inheritance boost
- * (switched_to_bebs()), which no enqueue sees. When it shrank beside
- * periodic tasks, the executing servers make room at once (bebs_shrink()),
- * and the running one gives way if its deadline moved past another's.
- * The rq clock is up to date. An enqueue does the same without the
- * preemption, which its wakeup checks.
+ * (switched_to_bebs()), which no enqueue sees: when it shrank on a CPU
+ * with periodic tasks, the executing servers make room at once.
  */
 static void bebs_check_u_be(struct rq *rq)
 {
 	struct bebs_rq *brq = bebs_rq_of(rq);
 	u64 old = brq->u_be;
-	struct sched_bebs_entity *first;
 
 	bebs_update_u_be(brq);
-	if (brq->u_be >= old || !brq->nr_periodic)
-		return;
-	bebs_shrink(brq);
-	first = bebs_first(&brq->ready);
-	if (first)
-		bebs_check_preempt(rq, first);
+	if (brq->u_be < old && bebs_guarded(brq) && bebs_shrink(brq))
+		bebs_preempt_first(rq);
 }
 
 /*
@@ -829,8 +850,8 @@ static enum hrtimer_restart bebs_budget_timer(struct hrtimer *timer)
  * Would @se, just released or woken, preempt what @rq runs? EDF: it does
  * if its deadline is earlier, at once or, between best-effort servers,
  * at the end of the running one's slice (bebs_keep()). The rq clock is
- * up to date: the callers are the wakeup path, an enqueue, and the
- * release timer.
+ * up to date: the callers are the wakeup path, an enqueue, the release
+ * timer, and, after a cut, the tick and ->switched_to().
  */
 static void bebs_check_preempt(struct rq *rq, struct sched_bebs_entity *se)
 {
@@ -896,6 +917,7 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	struct bebs_rq *brq = bebs_rq_of(rq);
 	u64 now = rq_clock(rq);
 	bool periodic = bebs_periodic(p);
+	bool cut = false;
 
 	/* it became periodic, or best-effort: a new server of its kind */
 	if (periodic != se->periodic) {
@@ -922,7 +944,7 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 		bebs_update_u_be(brq);
 		if (se->state == BEBS_NEW || (flags & ENQUEUE_MIGRATED) ||
 		    brq->u_be < u_be)
-			bebs_shrink(brq);
+			cut = bebs_shrink(brq);
 	}
 	switch (se->state) {
 	case BEBS_NEW:
@@ -955,15 +977,25 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	default:
 		break;
 	}
-	/* L grew beside periodic tasks: the other servers make room now */
-	if (!periodic && brq->nr_periodic)
-		bebs_shrink(brq);
 	bebs_insert(brq, se);
+	/*
+	 * L grew beside periodic tasks: the servers make room now, this one
+	 * too if it resumed an older period.
+	 */
+	if (!periodic && bebs_guarded(brq))
+		cut |= bebs_shrink(brq);
 	if (se->state == BEBS_EXPIRED &&
 	    bebs_first(bebs_tree(brq, se)) == se)
 		bebs_arm_release(brq);
 	add_nr_running(rq, 1);
 	ms_server_start(&brq->server);
+	/*
+	 * A cut may have moved the running server's deadline past another
+	 * one's; a wakeup checks only @p, a restore (a cpuset's move)
+	 * nothing.
+	 */
+	if (cut)
+		bebs_preempt_first(rq);
 }
 
 static bool dequeue_task_bebs(struct rq *rq, struct task_struct *p, int flags)

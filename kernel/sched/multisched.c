@@ -647,6 +647,17 @@ bool ms_cpu_reserved(int cpu)
 	return READ_ONCE(per_cpu(ms_bw, cpu).used) != 0;
 }
 
+/*
+ * Does @cpu hold reservations scheduled by deadline (BEBS periodic
+ * tasks), besides RBS's rate-monotonic ones? The same kind of reading.
+ */
+bool ms_cpu_reserved_edf(int cpu)
+{
+	struct ms_bw *b = per_cpu_ptr(&ms_bw, cpu);
+
+	return READ_ONCE(b->used) > READ_ONCE(b->rm_used);
+}
+
 /* The rate-monotonic bound of @n tasks, from the class that has one. */
 static u64 ms_rm_bound(unsigned int n)
 {

@@ -438,6 +438,7 @@ u64 ms_bw_used(int cpu);
 u64 ms_bw_used_hint(int cpu);
 u64 ms_bw_room(int cpu, u64 mine);
 bool ms_cpu_reserved(int cpu);
+bool ms_cpu_reserved_edf(int cpu);
 int ms_bw_admit(int cpu, u64 old_bw, u64 new_bw, u64 free_bw);
 void ms_bw_move(int from, int to, u64 bw, bool rm);
 void ms_bw_add(int cpu, u64 bw, bool rm);

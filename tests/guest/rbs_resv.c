@@ -2400,10 +2400,10 @@ out:
  * there is SCHED_FIFO 1 so that the hog does not hold it up: section
  * 4.4 cuts the hog's utilisation b / p when the periodic task's 20%
  * arrives, at once (switched_to_bebs()), not at the hog's next release.
- * In the trace, the hog's bebs_adapt must follow the holder's deboost
- * (sched_pi_setprio) on that CPU before any switch there: a release of
- * the hog needs it to run first. Its b / p must be U_BE's 200000 ppm
- * below what /proc showed before the boost (the hog is the CPU's only
+ * In the trace, the hog's bebs_adapt with why=cut (bebs_shrink(), not a
+ * release) must follow the holder's deboost (sched_pi_setprio) on that
+ * CPU before any switch there. Its b / p must be U_BE's 200000 ppm below
+ * what /proc showed before the boost (the hog is the CPU's only
  * best-effort server, so u = U_BE), within 1000 ppm (b / p of periods
  * in whole nanoseconds rounds by less than 1 ppm).
  */
@@ -2440,7 +2440,7 @@ static int boostcs_cpuset(int c, pid_t pid)
 }
 
 /* A BEBS server's b / p in ppm, from one read of its sched file, or -1. */
-static long long bebs_util_ppm(pid_t pid)
+static long long bebs_util_ppm_once(pid_t pid)
 {
 	char path[64], line[256], name[128];
 	long long v, b = -1, p = -1;
@@ -2463,43 +2463,65 @@ static long long bebs_util_ppm(pid_t pid)
 }
 
 /*
+ * The same, read twice alike: /proc reads b and p without the rq lock,
+ * and a release between the two gives a b and a p of different periods.
+ */
+static long long bebs_util_ppm(pid_t pid)
+{
+	long long a = bebs_util_ppm_once(pid), b;
+	int i;
+
+	for (i = 0; i < 10; i++, a = b) {
+		b = bebs_util_ppm_once(pid);
+		if (a == b)
+			return a;
+	}
+	return -1;
+}
+
+/*
  * -B: the b / p in ppm of @hog's first bebs_adapt on the CPU where
- * @holder was deboosted (sched_pi_setprio to 120), if it comes before any
- * switch there; else -1.
+ * @holder was deboosted (sched_pi_setprio to 120), if it is a cut and
+ * comes before any switch there; else -1.
  */
 static long long boostcs_shrink_ppm(pid_t holder, pid_t hog)
 {
-	char line[512], name[64], cpu[16] = "", here[16], *rest, *c;
+	char line[512], name[64], why[16], *rest, *c;
 	long long ts, b, p, ret = -1;
-	int pid, prio;
+	int pid, prio, n, here, cpu = -1;
 	FILE *f = fopen(MS_TRACE "trace", "r");
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		/* the CPU field, "[000]", before ms_trace_event() cuts the line */
-		c = strstr(line, " [");
-		if (!c || sscanf(c + 1, "%15[^]]", here) != 1)
+		/* the CPU, "[000]", before ms_trace_event() cuts the line */
+		for (c = strstr(line, " ["); c; c = strstr(c + 1, " [")) {
+			n = 0;
+			if (sscanf(c, " [%d]%n", &here, &n) == 1 && n)
+				break;
+		}
+		if (!c)
 			continue;
 		rest = ms_trace_event(line, &ts, name, sizeof(name));
 		if (!rest)
 			continue;
-		if (!cpu[0]) {
+		if (cpu < 0) {
 			if (!strcmp(name, "sched_pi_setprio") &&
 			    (rest = strstr(rest, " pid=")) &&
 			    sscanf(rest, " pid=%d oldprio=%*d newprio=%d", &pid,
 				   &prio) == 2 && pid == holder && prio == 120)
-				snprintf(cpu, sizeof(cpu), "%s", here);
+				cpu = here;
 			continue;
 		}
-		if (strcmp(here, cpu))
+		if (here != cpu)
 			continue;
 		if (!strcmp(name, "sched_switch"))
 			break;
 		if (!strcmp(name, "bebs_adapt") &&
-		    sscanf(rest, "pid=%d e_avg=%*s budget=%lld period=%lld",
-			   &pid, &b, &p) == 3 && pid == hog) {
-			ret = p > 0 ? b * 1000000 / p : -1;
+		    sscanf(rest, "pid=%d e_avg=%*s budget=%lld period=%lld L=%*s U_BE=%*s why=%15s",
+			   &pid, &b, &p, why) == 4 && pid == hog) {
+			if (!strcmp(why, "cut") && p > 0)
+				ret = b * 1000000 / p;
 			break;
 		}
 	}

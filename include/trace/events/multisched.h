@@ -216,28 +216,31 @@ TRACE_EVENT(bebs_expire,
 /*
  * bebs_adapt - a BEBS server's budget or period changed (section 4.3):
  * from @e_avg, the CPU's load @load (sum of weights) and @u_be (BW_UNIT
- * parts of 2^20); at a release, or, its period alone, when U_BE shrank
- * or L grew beside periodic tasks (section 4.4, bebs_shrink())
+ * parts of 2^20); at a release, or, its period alone (@cut), when U_BE
+ * shrank or L grew beside periodic tasks (section 4.4, bebs_shrink())
  */
 TRACE_EVENT(bebs_adapt,
 	    TP_PROTO(struct task_struct *p, u64 e_avg, u64 budget, u64 period,
-		     u64 load, u64 u_be),
-	    TP_ARGS(p, e_avg, budget, period, load, u_be),
+		     u64 load, u64 u_be, bool cut),
+	    TP_ARGS(p, e_avg, budget, period, load, u_be, cut),
 	    TP_STRUCT__entry(__field(pid_t, pid)
 			     __field(u64, e_avg)
 			     __field(u64, budget)
 			     __field(u64, period)
 			     __field(u64, load)
-			     __field(u64, u_be)),
+			     __field(u64, u_be)
+			     __field(bool, cut)),
 	    TP_fast_assign(__entry->pid = p->pid;
 			   __entry->e_avg = e_avg;
 			   __entry->budget = budget;
 			   __entry->period = period;
 			   __entry->load = load;
-			   __entry->u_be = u_be),
-	    TP_printk("pid=%d e_avg=%llu budget=%llu period=%llu L=%llu U_BE=%llu",
+			   __entry->u_be = u_be;
+			   __entry->cut = cut),
+	    TP_printk("pid=%d e_avg=%llu budget=%llu period=%llu L=%llu U_BE=%llu why=%s",
 		      __entry->pid, __entry->e_avg, __entry->budget,
-		      __entry->period, __entry->load, __entry->u_be)
+		      __entry->period, __entry->load, __entry->u_be,
+		      __entry->cut ? "cut" : "release")
 );
 /*
  * bebs_miss - a periodic BEBS task's job due at @deadline missed it: it
