@@ -935,8 +935,10 @@ static void enqueue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	 * A reservation new here, moved here with its task (ms_place()), or
 	 * moved to the CPU its task was on by a cpuset (ms_set_cpus_allowed(),
 	 * the task dequeued or asleep meanwhile), lowered U_BE: the servers
-	 * adapt at once. A reservation admitted while its task was queued
-	 * here may have been seen by a tick before nr_periodic counted it.
+	 * adapt at once. A new or migrated one cuts even when U_BE reads
+	 * unchanged: a tick here may have read the drop first, and cut then
+	 * (bebs_guarded() counts an admitted reservation), which leaves this
+	 * walk nothing to do.
 	 */
 	if (periodic) {
 		u64 u_be = brq->u_be;
