@@ -2439,42 +2439,23 @@ static int boostcs_cpuset(int c, pid_t pid)
 	return write_file(path, buf);
 }
 
-/* A BEBS server's b / p in ppm, from one read of its sched file, or -1. */
-static long long bebs_util_ppm_once(pid_t pid)
-{
-	char path[64], line[256], name[128];
-	long long v, b = -1, p = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%127s : %lld", name, &v) != 2)
-			continue;
-		if (!strcmp(name, "ms.bebs.budget_ns"))
-			b = v;
-		else if (!strcmp(name, "ms.bebs.period_ns"))
-			p = v;
-	}
-	fclose(f);
-	return b > 0 && p > 0 ? b * 1000000 / p : -1;
-}
-
 /*
- * The same, read twice alike: /proc reads b and p without the rq lock,
- * and a release between the two gives a b and a p of different periods.
+ * A BEBS server's b / p in ppm from its sched file, or -1. b and p are
+ * read one at a time, and /proc reads them without the rq lock: a
+ * release between them gives a b and a p of different periods, so the
+ * value is the first that two readings in a row agree on.
  */
 static long long bebs_util_ppm(pid_t pid)
 {
-	long long a = bebs_util_ppm_once(pid), b;
+	long long last = -1, v, b, p;
 	int i;
 
-	for (i = 0; i < 10; i++, a = b) {
-		b = bebs_util_ppm_once(pid);
-		if (a == b)
-			return a;
+	for (i = 0; i < 10; i++, last = v) {
+		b = pid_sched_ll(pid, "ms.bebs.budget_ns");
+		p = pid_sched_ll(pid, "ms.bebs.period_ns");
+		v = b > 0 && p > 0 ? b * 1000000 / p : -1;
+		if (v > 0 && v == last)
+			return v;
 	}
 	return -1;
 }
