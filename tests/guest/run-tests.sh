@@ -564,11 +564,16 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		notok "bvt: a MS_FLAG_WARP_SIGNAL thread that set no L is unwarped by the default L when its handler loops"
 	fi
 
-	# tables 4 and 5: rt (weight 256 of 2304, 11%; W 1 s; L 2 ms) runs
+	# tables 4 and 5: rt (weight 256 of 2304, 11%; W 1 s; L 10 ms) runs
 	# 500 us every 10 ms beside int (1024, 3 ms every 10 ms) and cont
 	# (1024, a hog), then falls into an infinite loop (bvt_table5.c). rt's
 	# weight covers what it uses with a wakeup's cost (6.5-9% here), as the
-	# paper's rt had a share "according to its CPU consumption".
+	# paper's rt had a share "according to its CPU consumption". L is the
+	# 10 ms at which the paper's kernel checked it (its mcu): the host
+	# charges a stall to the thread it stalls, and with L 2 ms a stall in
+	# one of rt's 500 us runs unwarped rt for the rest of that run with
+	# its A ahead by 4 times the stall (weight 256 of 1024), which cost
+	# it waits of 20 to 30 ms in 1 of 3 runs of a quiet boot.
 	#  - In table 4 warped rt waits for no thread (W 1 s puts it first), so
 	#    its p99 dispatch latency stays within int's p99, which does wait
 	#    for rt and for cont's C, plus C and a tick for noise. A weight below
@@ -585,12 +590,23 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	#  - int waits at most for rt's one warped stretch L and then, waking
 	#    C behind SVT, preempts as it did before the loop: its p99 stays
 	#    within its p99 before the loop + L + C + one tick (the paper's int
-	#    kept its 10 ms, its L check granularity).
+	#    kept its 10 ms, its L check granularity). The p99 before the loop
+	#    is the larger of two runs' in this boot (this one's table 4 and
+	#    a run that stops after table 4), as one run's p99 can be a host
+	#    stall's (see table 4 below).
+	# A thread that finds itself behind its grid counts how late it was
+	# once and drops the periods it missed, so a host stall is one sample,
+	# not one per period of a backlog (bvt_table5.c says why).
 	# The same run without L (-L 0) must break that bound: rt stays warped
 	# and, at the start of its loop, runs W * 256 / 1024 (about 250 ms)
-	# with int waiting. A failing bound is kept for the contrast.
+	# with int waiting. That is one sample of int, so its max shows it:
+	# it must exceed the bound, and half the 250 ms, as no host stall
+	# seen here came near (int's max beside a behaving rt was at most
+	# 60 ms in the slowest boots of November 2026).
+	$T/bvt_table5 -1 > /tmp/t4.3 || rm -f /tmp/t4.3
 	table5_check() {
-		$T/bvt_table5 -L 2000 > /tmp/t5 || return 1
+		[ -s /tmp/t4.3 ] || return 1
+		$T/bvt_table5 -L 10000 > /tmp/t5 || return 1
 		cat /tmp/t5
 		cp /tmp/t5 /tmp/t4.1
 		# "table N (...): share rt X% int Y% cont Z%"
@@ -599,9 +615,12 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 			/int latency_us/ { p[++n] = $4 }
 			END { print rt, i1, i2, p[1], p[2] }' /tmp/t5)
 		[ $# -eq 5 ] || return 1
+		before=$(awk '/int latency_us/ { print $4; exit }' /tmp/t4.3)
+		[ -n "$before" ] || return 1
+		[ "$4" -gt "$before" ] && before=$4
 		C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
-		bound=$(($4 + 2000 + C / 1000 + 1000))
-		echo "rt ${1}% (at most (100 - $3) * 256 / 1280 + 2), int ${2}% then ${3}% (loses at most 2 points), int p99 ${4} then ${5} us (bound $bound)"
+		bound=$((before + 10000 + C / 1000 + 1000))
+		echo "rt ${1}% (at most (100 - $3) * 256 / 1280 + 2), int ${2}% then ${3}% (loses at most 2 points), int p99 ${4} then ${5} us (bound $bound from the larger table 4 p99, $before us)"
 		awk -v rt=$1 -v i1=$2 -v i2=$3 'BEGIN {
 			exit !(rt <= (100 - i2) * 256 / 1280 + 2 &&
 			       i1 - i2 <= 2) }' || return 1
@@ -611,19 +630,21 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	measure "bvt: table 5, a looping warped thread of weight 11% is unwarped at L: it gets its weight's share, int keeps its share (loses at most 2 points) and its p99 within p99 before + L + C + tick" \
 		table5_check
 	table5_no_limit() {
-		bound=$(cat /tmp/t5.bound 2>/dev/null) || bound=$((2000 + 2000 + 1000 + 1000))
+		bound=$(cat /tmp/t5.bound 2>/dev/null) || bound=$((2000 + 10000 + 1000 + 1000))
 		$T/bvt_table5 -L 0 > /tmp/t5 || return 1
 		cat /tmp/t5
 		cp /tmp/t5 /tmp/t4.2
-		p99=$(awk '/int latency_us/ { p = $4 } END { print p }' /tmp/t5)
-		echo "without L: int p99 during the loop $p99 us, the bound with L $bound us"
-		[ -n "$p99" ] && [ "$p99" -gt "$bound" ]
+		max=$(awk '/int latency_us/ { p = $5 } END { print p }' /tmp/t5)
+		echo "without L: int's max latency during the loop $max us, the bound with L $bound us, half of W * 256 / 1024 125000 us"
+		[ -n "$max" ] && [ "$max" -gt "$bound" ] && [ "$max" -ge 125000 ]
 	}
-	measure "bvt: table 5 contrast, the same loop without L breaks int's latency bound (rt stays warped)" \
+	measure "bvt: table 5 contrast, the same loop without L makes int wait over the bound with L and half of W * 256 / 1024 (rt stays warped)" \
 		table5_no_limit
 	# Table 4 in three runs: the two above (rt behaves for their first
-	# 4 s, and never reaches L) and one that stops after table 4. The
-	# host stalls the emulated CPU at times, and a stall delays whichever
+	# 4 s) and the one before them that stops after table 4. rt drops
+	# the periods a host stall made it miss, so it sleeps in every period
+	# it keeps and reaches L only when a stall lengthens one run. The host
+	# stalls the emulated CPU at times, and a stall delays whichever
 	# thread is waking: a fresh-clone run of November 2026 saw int wait
 	# 16 ms, where it waits at most for rt's 0.5 ms, cont's C and a tick,
 	# and four of rt's 400 wakeups over 8.7 ms, so one run's p99 can be
@@ -634,7 +655,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# behind SVT and preempts. Warp's own effect is the figure 3 and
 	# table 5 contrast checks' to show.
 	table4_rt() {
-		$T/bvt_table5 -1 > /tmp/t4.3 || return 1
+		[ -s /tmp/t4.3 ] || return 1
 		cat /tmp/t4.3
 		C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
 		good=0
