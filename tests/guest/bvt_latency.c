@@ -9,8 +9,11 @@
  * and sleeps again, pinned to CPU (default 1) beside HOGS CPU-bound
  * SCHED_BVT threads of the same weight (default 2). Its wakeup latency
  * (actual wakeup minus the absolute time it asked for) is printed as
- * "p50 p99 max" in microseconds, and its p95 on a line of its own. The periodic thread runs in SCHED_BVT with
- * warp WARP_US (0: unwarped), or in SCHED_FIFO or SCHED_OTHER with -m.
+ * "p50 p99 max" in microseconds, and its p95 on a line of its own. A
+ * thread that finds itself behind its grid (a host stall) counts how late
+ * it is once and drops the periods it missed; so does the competitor of
+ * -i. The periodic thread runs in SCHED_BVT with warp WARP_US (0:
+ * unwarped), or in SCHED_FIFO or SCHED_OTHER with -m.
  *
  * With -S (signal mode), the periodic thread does not sleep in
  * clock_nanosleep: it arms a periodic POSIX timer (CLOCK_MONOTONIC,
@@ -130,6 +133,20 @@ static void run_sleep_mode(long long start, long long len, long long period,
 
 		/* -R: the next wakeup is a period after this run ended */
 		next = relative && nsamples ? now_ns() + period : next + period;
+		/*
+		 * Behind the grid (a run or a wait outlasted a period, as a
+		 * host stall makes it): count how late it is once and drop
+		 * the periods it missed. Catching up instead would run off
+		 * the backlog without sleeping and count the stall again in
+		 * every late period, at a rate that is each class's own: a
+		 * SCHED_FIFO thread at once, a warped one until L unwarps it.
+		 */
+		t = now_ns();
+		if (next < t) {
+			if (nsamples < MAX_SAMPLES)
+				lat_ns[nsamples++] = t - next;
+			next += (t - next + period - 1) / period * period;
+		}
 		ts.tv_sec = next / 1000000000LL;
 		ts.tv_nsec = next % 1000000000LL;
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
@@ -148,7 +165,7 @@ static void __attribute__((noreturn))
 competitor(int cpu, long long start, long long period, long long run)
 {
 	struct sched_attr c = { .sched_policy = SCHED_BVT };
-	long long next = start - COMPETITOR_LEAD_US * 1000LL;
+	long long next = start - COMPETITOR_LEAD_US * 1000LL, t;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	pin(cpu);
@@ -157,6 +174,10 @@ competitor(int cpu, long long start, long long period, long long run)
 		struct timespec ts;
 
 		next += period;
+		/* behind the grid: drop the periods missed, as the thread does */
+		t = now_ns();
+		if (next < t)
+			next += (t - next + period - 1) / period * period;
 		ts.tv_sec = next / 1000000000LL;
 		ts.tv_nsec = next % 1000000000LL;
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);

@@ -461,6 +461,13 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# 0.17, -0.10 and 0.25. What the warp cannot remove is the cost of
 	# BVT's requeue and pick (30-80 us at p95 under TCG); a thread whose
 	# warp did nothing has about 1.
+	# L is 10 ms, as in table 4 below: the host charges a stall to the
+	# thread it stalls, and with L 2 ms a stall in the warped thread's
+	# 1 ms run unwarped it for the rest of that run. A thread that finds
+	# itself behind its grid counts how late it is once and drops the
+	# periods it missed (bvt_latency.c). In one boot of November 2026,
+	# the rounds were 0.27 (median) with L 2 ms and that count, 0.76 with
+	# L 2 ms and the catching up of before, and 0.08 as now.
 	# lat95 ARGS...: "p50 p95 p99" of one 5 s run
 	lat95() {
 		$T/bvt_latency -t 5 -i 1500 "$@" |
@@ -471,7 +478,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		: > /tmp/fig3
 		for r in 1 2 3; do
 			echo "u $(lat95 -w 0)" >> /tmp/fig3
-			echo "w $(lat95 -w 50000 -L 2000 -U 2000)" >> /tmp/fig3
+			echo "w $(lat95 -w 50000 -L 10000 -U 2000)" >> /tmp/fig3
 			echo "f $(lat95 -m fifo)" >> /tmp/fig3
 		done
 		cat /tmp/fig3
