@@ -10,9 +10,9 @@
  * SCHED_BVT threads of the same weight (default 2). Its wakeup latency
  * (actual wakeup minus the absolute time it asked for) is printed as
  * "p50 p99 max" in microseconds, and its p95 on a line of its own. A
- * thread that finds itself behind its grid (a host stall) counts how late
- * it is once and drops the periods it missed; so does the competitor of
- * -i. The periodic thread runs in SCHED_BVT with warp WARP_US (0:
+ * thread that finds itself behind its grid (a host stall) drops the
+ * periods that have begun and counts the stall once; the competitor of
+ * -i drops them too. The periodic thread runs in SCHED_BVT with warp WARP_US (0:
  * unwarped), or in SCHED_FIFO or SCHED_OTHER with -m.
  *
  * With -S (signal mode), the periodic thread does not sleep in
@@ -126,7 +126,7 @@ static long long proc_field(const char *name)
 static void run_sleep_mode(long long start, long long len, long long period,
 			   long long run)
 {
-	long long next = start, t;
+	long long next = start, t, last = 0;
 
 	while (next - start < len) {
 		struct timespec ts;
@@ -135,15 +135,17 @@ static void run_sleep_mode(long long start, long long len, long long period,
 		next = relative && nsamples ? now_ns() + period : next + period;
 		/*
 		 * Behind the grid (a run or a wait outlasted a period, as a
-		 * host stall makes it): count how late it is once and drop
-		 * the periods it missed. Catching up instead would run off
-		 * the backlog without sleeping and count the stall again in
-		 * every late period, at a rate that is each class's own: a
-		 * SCHED_FIFO thread at once, a warped one until L unwarps it.
+		 * host stall makes it): drop the periods that have begun and
+		 * count how late it is, unless that is no more than the last
+		 * wakeup's latency, which already counted the stall. Catching
+		 * up instead would run off the backlog without sleeping and
+		 * count the stall again in every late period, at a rate that
+		 * is each class's own: a SCHED_FIFO thread at once, a warped
+		 * one until L unwarps it.
 		 */
 		t = now_ns();
 		if (next < t) {
-			if (nsamples < MAX_SAMPLES)
+			if (t - next > last && nsamples < MAX_SAMPLES)
 				lat_ns[nsamples++] = t - next;
 			next += (t - next + period - 1) / period * period;
 		}
@@ -151,8 +153,9 @@ static void run_sleep_mode(long long start, long long len, long long period,
 		ts.tv_nsec = next % 1000000000LL;
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		t = now_ns();
+		last = t - next;
 		if (nsamples < MAX_SAMPLES)
-			lat_ns[nsamples++] = t - next;
+			lat_ns[nsamples++] = last;
 		spin_ns(run);
 	}
 }

@@ -11,9 +11,9 @@
  * rt falls into an infinite loop for another SECS (table 5). With -1 the
  * run ends after table 4.
  *
- * rt and int wake on a 10 ms grid; a thread that found itself behind it
- * counts how late it was once and drops the periods it missed (periodic()
- * says why).
+ * rt and int wake on a 10 ms grid; a thread that finds itself behind it
+ * drops the periods that have begun and counts a stall once (periodic()
+ * says how and why).
  *
  * Printed per phase: each thread's CPU share, and int's (and in the first
  * phase rt's) wakeup latency p50/p99/max in microseconds, with the number
@@ -102,11 +102,13 @@ static void sample(int who, long long lat)
 /*
  * A periodic thread: @who 0 int, 1 rt; rt loops once sh->loop is set.
  *
- * Each period gives one sample: the wakeup's latency, or, for a period
- * that began while the thread was still running or waiting to, how late
- * it was when it found out. The periods after that one are dropped, as a
- * thread that plays frames drops them. Behind its grid after a host
- * stall, a thread that caught up instead would run off its backlog
+ * Each wakeup gives a sample, its latency. A thread that finds, after
+ * its run, that its next period has begun (a run or a wait outlasted
+ * the period) drops that period and any others that have begun, as a
+ * thread that plays frames drops them, and counts how late it was as a
+ * sample of its own, unless that is no more than its last wakeup's
+ * latency, which already counted the stall. Behind its grid after a
+ * host stall, a thread that caught up instead would run off its backlog
  * without sleeping, at about its weight's rate, which is not far above
  * its demand, and every period of that counted the stall again; rt, in
  * one warped stretch, also reached L (then 2 ms) after four periods'
@@ -117,14 +119,15 @@ static void sample(int who, long long lat)
  */
 static void __attribute__((noreturn)) periodic(int who, long long run)
 {
-	long long next = now_ns(), t;
+	long long next = now_ns(), t, last = 0;
 	struct timespec ts;
 
 	for (;;) {
 		next += PERIOD;
 		t = now_ns();
 		if (next < t) {
-			sample(who, t - next);
+			if (t - next > last)
+				sample(who, t - next);
 			if (sh->phase == 1)
 				sh->dropped[who] += (t - next + PERIOD - 1) / PERIOD;
 			next += (t - next + PERIOD - 1) / PERIOD * PERIOD;
@@ -132,7 +135,8 @@ static void __attribute__((noreturn)) periodic(int who, long long run)
 		ts.tv_sec = next / (1000 * MS);
 		ts.tv_nsec = next % (1000 * MS);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		sample(who, now_ns() - next);
+		last = now_ns() - next;
+		sample(who, last);
 		if (who == 1 && sh->loop)
 			for (;;)
 				;

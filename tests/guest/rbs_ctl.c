@@ -954,16 +954,16 @@ static int exception(void)
 		return 1;
 	/*
 	 * The producer writes blocks as fast as its 20% lets it, and each
-	 * costs the consumer 1 ms of work besides its read: even where a
-	 * write costs 300 us (a slow TCG host), the consumer would need
-	 * 0.2 * 1300 / 300, 87% of cpu0, more than the room the producer
-	 * leaves it. With 250 us of work against the producer's 50 us, a
-	 * slow host's writes and reads cost enough to bring the two close
-	 * and the consumer was not always behind: 0 exceptions in a main
-	 * boot of November 2026.
+	 * costs the consumer 2 ms of work besides its read: the consumer
+	 * needs 0.2 * (2 ms + r) / w of cpu0 for writes of w and reads of
+	 * r, more than the 80% the producer leaves it while a write costs
+	 * under 600 us (100 to 300 us under TCG). With 250 us of work
+	 * against the producer's 50 us, a slow host's writes and reads cost
+	 * enough to bring the two close and the consumer was not always
+	 * behind: 0 exceptions in a main boot of November 2026.
 	 */
 	st[0].work = 0;
-	st[1].work = 1000 * US;
+	st[1].work = 2000 * US;
 	pid[0] = stage_start(&st[0], -1, p[1], 2 * MS, 10 * MS);
 	pid[1] = fork();
 	if (!pid[1])

@@ -448,7 +448,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		echo "$(cut -d' ' -f1 /tmp/lat | sort -n | sed -n 2p) $(cut -d' ' -f2 /tmp/lat | sort -n | sed -n 2p)"
 	}
 	# Figure 3 compares p95s: three interleaved rounds of a 5 s run of
-	# each thread (500 samples a run, so a p95 is the 25th worst); p50s
+	# each thread (about 500 samples a run, so a p95 is about the 25th worst); p50s
 	# and p99s are printed. Without additive slack: the warp must remove
 	# at least three quarters of the delay the unwarped thread has beyond
 	# SCHED_FIFO's (the wait for the competitor's run), i.e.
@@ -609,7 +609,9 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# with int waiting. That is one sample of int, so its max shows it:
 	# it must exceed the bound, and half the 250 ms, as no host stall
 	# seen here came near (int's max beside a behaving rt was at most
-	# 60 ms in the slowest boots of November 2026).
+	# 60 ms in the slowest boots of November 2026). With L, int's max
+	# during the loop must stay under that half: its p99 alone would not
+	# see the one wait an L that did nothing leaves.
 	$T/bvt_table5 -1 > /tmp/t4.3 || rm -f /tmp/t4.3
 	table5_check() {
 		[ -s /tmp/t4.3 ] || return 1
@@ -619,22 +621,22 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		# "table N (...): share rt X% int Y% cont Z%"
 		set -- $(awk '/^table 4/ { sub("%", "", $9); i1 = $9 }
 			/^table 5/ { sub("%", "", $7); sub("%", "", $9); rt = $7; i2 = $9 }
-			/int latency_us/ { p[++n] = $4 }
-			END { print rt, i1, i2, p[1], p[2] }' /tmp/t5)
-		[ $# -eq 5 ] || return 1
+			/int latency_us/ { p[++n] = $4; m = $5 }
+			END { print rt, i1, i2, p[1], p[2], m }' /tmp/t5)
+		[ $# -eq 6 ] || return 1
 		before=$(awk '/int latency_us/ { print $4; exit }' /tmp/t4.3)
-		[ -n "$before" ] || return 1
+		case $before$4$5$6 in ''|*[!0-9]*) return 1 ;; esac
 		[ "$4" -gt "$before" ] && before=$4
 		C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
 		bound=$((before + 10000 + C / 1000 + 1000))
-		echo "rt ${1}% (at most (100 - $3) * 256 / 1280 + 2), int ${2}% then ${3}% (loses at most 2 points), int p99 ${4} then ${5} us (bound $bound from the larger table 4 p99, $before us)"
+		echo "rt ${1}% (at most (100 - $3) * 256 / 1280 + 2), int ${2}% then ${3}% (loses at most 2 points), int p99 ${4} then ${5} us (bound $bound from the larger table 4 p99, $before us), int's max during the loop $6 us (under half of W * 256 / 1024, 125000 us)"
 		awk -v rt=$1 -v i1=$2 -v i2=$3 'BEGIN {
 			exit !(rt <= (100 - i2) * 256 / 1280 + 2 &&
 			       i1 - i2 <= 2) }' || return 1
 		echo "$bound" > /tmp/t5.bound
-		[ "$5" -le "$bound" ]
+		[ "$5" -le "$bound" ] && [ "$6" -lt 125000 ]
 	}
-	measure "bvt: table 5, a looping warped thread of weight 11% is unwarped at L: it gets its weight's share, int keeps its share (loses at most 2 points) and its p99 within p99 before + L + C + tick" \
+	measure "bvt: table 5, a looping warped thread of weight 11% is unwarped at L: it gets its weight's share, int keeps its share (loses at most 2 points), its p99 within p99 before + L + C + tick and its max under half of W * 256 / 1024" \
 		table5_check
 	table5_no_limit() {
 		bound=$(cat /tmp/t5.bound 2>/dev/null) || bound=$((2000 + 10000 + 1000 + 1000))
@@ -708,7 +710,9 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# up at its share, so one stall is several late wakeups and the
 	# largest stall is what its p99 meets (in a main boot of November
 	# 2026 with a SCHED_FIFO p99 of 15 ms, BVT's p99s of a 2 ms sleeper
-	# were 24 to 53 ms). Before the fix the sleeper lost C at
+	# were 24 to 53 ms). That max is taken up to 100 ms (40 ms at most
+	# seen), so that the bug below (about a second) still fails its
+	# rows. Before the fix the sleeper lost C at
 	# every wakeup, and with P < C + T fell further behind each period
 	# (about 1 s after 1000 periods). EEVDF's p99 is measured in the rows
 	# that compare with it, those whose sleeper needs over half its share
@@ -758,6 +762,8 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 			out=$($T/bvt_sleeper -m fifo -n $n -P 2000 -k 500)
 			fifo=$(echo "$out" | sed -n 's/^lateness_us [0-9]* [0-9]* \([0-9]*\) .*/\1/p')
 			fifo99=$(echo "$out" | sed -n 's/^lateness_us [0-9]* \([0-9]*\) .*/\1/p')
+			# a stall of 100 ms or more leaves the row to fail
+			[ -z "$fifo" ] || [ "$fifo" -le 100000 ] || fifo=100000
 			wake=$(echo "$out" | sed -n 's/^demand_us \([0-9]*\) .*/\1/p')
 			[ -n "$fifo" ] && [ -n "$wake" ] ||
 				{ echo "no SCHED_FIFO baseline for $n hogs"; return 1; }
@@ -1157,8 +1163,10 @@ if grep -qw bebs /proc/sys/kernel/sched_ms_classes; then
 	# at its server's rate, a job every p, each of which may wait p - b:
 	# one stall is then several late wakeups, and it is the largest
 	# stall, not the p99 one, that its p99 meets. So the bound takes the
-	# max lateness of a SCHED_FIFO sleeper beside the same hogs, run
-	# just before it, and 2 of 3 such pairs must hold. With a single
+	# max lateness of a SCHED_FIFO sleeper beside the hogs (SCHED_BVT
+	# ones in its case), run just before it, up to 100 ms, and 2 of 3
+	# such pairs must hold; the releases' d - now is what guards the
+	# wakeup rule itself, whatever the host. With a single
 	# SCHED_FIFO p99 the check failed on a stalling host of November
 	# 2026: 622 us against BEBS p99s of 12 to 20 ms, and, run before
 	# each, SCHED_FIFO p99s of 5 to 11 ms against BEBS's 14 to 17. The releases
@@ -1172,6 +1180,8 @@ if grep -qw bebs /proc/sys/kernel/sched_ms_classes; then
 			fifo=$($T/bvt_sleeper -m fifo -n 2 -P 10000 -r 1000 -k 300 |
 				sed -n 's/^lateness_us [0-9]* [0-9]* \([0-9]*\) .*/\1/p')
 			[ -n "$fifo" ] || { echo "no SCHED_FIFO baseline"; return 1; }
+			# a stall of 100 ms or more leaves the run to fail
+			[ "$fifo" -le 100000 ] || fifo=100000
 			fifos="$fifos $fifo"
 			echo 1 > $tr/events/multisched/bebs_release/enable
 			out=$($T/bvt_sleeper -m bebs -n 2 -P 10000 -r 1000 -k 300)
