@@ -38,3 +38,7 @@ ms_patch_subject() {
 			print s
 			exit }' "$1"
 }
+
+# What a guest kernel log must not have: qemu-run fails a boot on it
+# (exit 126) and scripts/check shows the lines.
+MS_SPLAT='WARNING:|BUG:|Oops|Kernel panic|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|rcu_sched self-detected stall|rcu: INFO|detected stall|hung_task|blocked for more than|invoked oom-killer|Out of memory|UBSAN:|lockdep'
