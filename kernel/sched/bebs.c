@@ -39,8 +39,8 @@
  * when they are alone.
  *
  * Server parameters (section 4.3): each time a server stops executing
- * (it blocks or expires) the CPU its task used since it last became
- * executing, e, is averaged into e_avg = (3 e_avg + e) / 4. At its next
+ * (it blocks or expires) the CPU its task used since it last woke, e (up
+ * to e_max), is averaged into e_avg = (3 e_avg + e) / 4. At its next
  * release b = min(e_avg + e_avg / 2, e_max) and p = b / u, with the
  * utilisation u = q / L * U_BE: q is the task's weight (from nice, or
  * sched_weight), L the sum of the weights of the class's queued tasks on
@@ -619,17 +619,30 @@ static void bebs_release(struct bebs_rq *brq, struct sched_bebs_entity *se,
 	if (!ms_before(now, se->release + se->period))
 		se->release = now;
 	se->left = se->budget;
-	se->burst = 0;
+	if (why == BEBS_WHY_NEW || why == BEBS_WHY_WAKEUP)
+		se->burst = 0;
 	se->state = BEBS_EXECUTING;
 	trace_bebs_release(p, now, se->deadline, se->budget, se->period,
 			   bebs_why_name[why]);
 }
 
-/* Step 1 of section 4.3: @se stops executing; average what it ran. */
-static void bebs_sample(struct sched_bebs_entity *se)
+/*
+ * Step 1 of section 4.3: @se stops executing; average what its task ran
+ * since it last woke, up to e_max. The paper samples what it ran since
+ * the server last became executing, so a job cut by its budget counts as
+ * two short samples, and e_avg falls when a job did not fit: under TCG
+ * one job stretched by the host settled a soft periodic task in a
+ * budget below its job (figure 9, bebs_mix). Here the burst goes on over
+ * an expiry, and a job that did not fit raises e_avg. @blocked: the burst
+ * ends.
+ */
+static void bebs_sample(struct sched_bebs_entity *se, bool blocked)
 {
-	se->e_avg = bebs_e_avg(se->e_avg, se->burst);
-	se->burst = 0;
+	u64 e = min_t(u64, se->burst, READ_ONCE(sysctl_sched_bebs_e_max));
+
+	se->e_avg = bebs_e_avg(se->e_avg, e);
+	if (blocked)
+		se->burst = 0;
 }
 
 /*
@@ -644,7 +657,7 @@ static void bebs_expire(struct bebs_rq *brq, struct sched_bebs_entity *se,
 	if (se->periodic && overrun)
 		bebs_miss(se, now, BEBS_MISS_OVERRUN);
 	else if (!se->periodic)
-		bebs_sample(se);
+		bebs_sample(se, false);
 	if (se->on_rq)
 		bebs_erase(brq, se);
 	se->state = BEBS_EXPIRED;
@@ -1013,10 +1026,12 @@ static bool dequeue_task_bebs(struct rq *rq, struct task_struct *p, int flags)
 	if (se->state == BEBS_EXPIRED) {
 		if (!se->periodic)
 			se->release_at = bebs_next_release(brq, se);
+		if (flags & DEQUEUE_SLEEP)
+			se->burst = 0;
 	} else if (flags & DEQUEUE_SLEEP) {
 		/* rule 2: it sleeps with budget left; a job ends */
 		if (!se->periodic)
-			bebs_sample(se);
+			bebs_sample(se, true);
 		else if (ms_before(se->deadline, rq_clock(rq)))
 			bebs_miss(se, rq_clock(rq), BEBS_MISS_LATE);
 		se->state = BEBS_BLOCKED;

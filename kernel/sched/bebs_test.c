@@ -51,6 +51,30 @@ static void bebs_test_adapt(struct kunit *test)
 			MS(1000));
 }
 
+/*
+ * Step 1 with the burst since the task woke: a 3.5 ms job cut by a 3 ms
+ * budget raises e_avg (2 to 2.25 to 2.5625 ms), where two samples of 3
+ * and 0.5 ms would lower it; a burst counts at most e_max.
+ */
+static void bebs_test_sample(struct kunit *test)
+{
+	struct sched_bebs_entity se = { .e_avg = MS(2), .burst = MS(3) };
+
+	bebs_sample(&se, false);
+	KUNIT_EXPECT_EQ(test, se.e_avg, 2250000ULL);
+	KUNIT_EXPECT_EQ(test, se.burst, MS(3));
+	se.burst += MS(1) / 2;
+	bebs_sample(&se, true);
+	KUNIT_EXPECT_EQ(test, se.e_avg, 2562500ULL);
+	KUNIT_EXPECT_EQ(test, se.burst, 0ULL);
+
+	se.e_avg = 0;
+	se.burst = MS(1000);
+	bebs_sample(&se, true);
+	KUNIT_EXPECT_EQ(test, se.e_avg,
+			(u64)READ_ONCE(sysctl_sched_bebs_e_max) / 4);
+}
+
 /* The CBS wakeup rule: (b - c) <= (t - r) b / p, or t >= r + p. */
 static void bebs_test_wakeup(struct kunit *test)
 {
@@ -105,6 +129,7 @@ static void bebs_test_sizes(struct kunit *test)
 static struct kunit_case bebs_test_cases[] = {
 	KUNIT_CASE(bebs_test_sizes),
 	KUNIT_CASE(bebs_test_adapt),
+	KUNIT_CASE(bebs_test_sample),
 	KUNIT_CASE(bebs_test_wakeup),
 	KUNIT_CASE(bebs_test_deadline),
 	{}

@@ -95,7 +95,7 @@ struct sched_bebs_entity {
 	u64		budget;		/* b */
 	u64		period;		/* p */
 	u64		e_avg;		/* average CPU burst, with hysteresis w = 3 */
-	u64		burst;		/* e: CPU run since it last became executing */
+	u64		burst;		/* e: CPU run since its task last woke */
 	u64		nr_expired;	/* times its budget ran out */
 	u64		nr_slack;	/* times slack released it early */
 	u64		nr_missed;	/* periodic: jobs late or overrun */
