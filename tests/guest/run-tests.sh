@@ -439,14 +439,6 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# at once unwarped too (see the sleeper test), and a warp gains
 	# nothing. The checks compare medians, which TCG's noise moves less
 	# than p99s; p99s are printed.
-	# lat ARGS...: "p50 p99", each the median over three 5 s runs
-	lat() {
-		for r in 1 2 3; do
-			$T/bvt_latency -t 5 -i 1500 "$@" |
-				sed -n 's/^latency_us \([0-9]*\) \([0-9]*\) .*/\1 \2/p'
-		done > /tmp/lat
-		echo "$(cut -d' ' -f1 /tmp/lat | sort -n | sed -n 2p) $(cut -d' ' -f2 /tmp/lat | sort -n | sed -n 2p)"
-	}
 	# Figure 3 compares p95s: three interleaved rounds of a 5 s run of
 	# each thread (about 500 samples a run, so a p95 is about the 25th worst); p50s
 	# and p99s are printed. Without additive slack: the warp must remove
@@ -499,15 +491,33 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 
 	# warping only in signal handlers: the periodic thread waits in
 	# sigsuspend for a POSIX timer's signal and takes its latency in the
-	# handler; with a warp, bvt_latency -S sets MS_FLAG_WARP_SIGNAL
-	set -- $(lat -S -w 0); sunwarped=$1 sunwarped99=$2
-	set -- $(lat -S -w 50000); swarped=$1 swarped99=$2
-	echo "# timer signal handler latency p50/p99, 1 ms handler every 10 ms, beside 2 CPU hogs and an interactive competitor (medians of 3 runs): unwarped ${sunwarped}/${sunwarped99}us, warped in the handler ${swarped}/${swarped99}us"
-	if [ -n "$swarped" ] && [ -n "$sunwarped" ] &&
-	   [ "$swarped" -lt $((sunwarped / 2)) ]; then
-		ok "bvt: MS_FLAG_WARP_SIGNAL, a timer signal handler's median latency is under half the unwarped one"
+	# handler; with a warp, bvt_latency -S sets MS_FLAG_WARP_SIGNAL. As
+	# figure 3 does, the check takes what a SCHED_FIFO handler waits in
+	# the same rounds as the host's and the signal's own cost: the warp
+	# must remove at least half of the rest of the unwarped median,
+	#	2 * (warped - fifo) < unwarped - fifo.
+	# Plain halves failed on slow hosts, whose fixed costs are in both
+	# (1008 us warped against 2000 us unwarped, November 2026). L is
+	# figure 3's 10 ms: a host stall is charged to the thread it stalls,
+	# and at the default L it unwarped the handler.
+	slat() {
+		$T/bvt_latency -t 5 -i 1500 -S "$@" |
+			sed -n 's/^latency_us \([0-9]*\) \([0-9]*\) .*/\1 \2/p'
+	}
+	for r in 1 2 3; do
+		echo "u $(slat -w 0)"
+		echo "w $(slat -w 50000 -L 10000 -U 2000)"
+		echo "f $(slat -m fifo)"
+	done > /tmp/slat
+	# smed K COL: the median of column COL over K's three runs
+	smed() { awk -v k=$1 -v c=$2 '$1 == k && NF == 3 { print $c }' /tmp/slat | sort -n | sed -n 2p; }
+	su=$(smed u 2) sw=$(smed w 2) sf=$(smed f 2)
+	echo "# timer signal handler latency p50/p99, 1 ms handler every 10 ms, beside 2 CPU hogs and an interactive competitor (medians of 3 interleaved runs): unwarped ${su}/$(smed u 3)us, warped in the handler (L 10 ms) ${sw}/$(smed w 3)us, SCHED_FIFO ${sf}/$(smed f 3)us"
+	if [ -n "$su" ] && [ -n "$sw" ] && [ -n "$sf" ] &&
+	   [ $((2 * (sw - sf))) -lt $((su - sf)) ]; then
+		ok "bvt: MS_FLAG_WARP_SIGNAL, a timer signal handler's median latency beyond SCHED_FIFO's is under half the unwarped one's (3 interleaved rounds)"
 	else
-		notok "bvt: MS_FLAG_WARP_SIGNAL, a timer signal handler's median latency is under half the unwarped one"
+		notok "bvt: MS_FLAG_WARP_SIGNAL, a timer signal handler's median latency beyond SCHED_FIFO's is under half the unwarped one's (3 interleaved rounds)"
 	fi
 
 	# warp_signal_events: a shell with MS_FLAG_WARP_SIGNAL waits for a
@@ -571,24 +581,26 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		notok "bvt: a MS_FLAG_WARP_SIGNAL thread that set no L is unwarped by the default L when its handler loops"
 	fi
 
-	# tables 4 and 5: rt (weight 256 of 2304, 11%; W 1 s; L 10 ms) runs
+	# tables 4 and 5: rt (weight 768 of 2816, 27%; W 1 s; L 10 ms) runs
 	# 500 us every 10 ms beside int (1024, 3 ms every 10 ms) and cont
 	# (1024, a hog), then falls into an infinite loop (bvt_table5.c). rt's
-	# weight covers what it uses with a wakeup's cost (6.5-9% here), as the
-	# paper's rt had a share "according to its CPU consumption". L is the
+	# weight covers what it uses with a wakeup's cost (6.5-9% here, 17% on
+	# the slowest host seen, where the 11% it had then ran its A near W
+	# and left the -L 0 run a warped stretch of 28 ms), as the paper's rt
+	# had a share "according to its CPU consumption". L is the
 	# 10 ms at which the paper's kernel checked it (its mcu): the host
 	# charges a stall to the thread it stalls, and with L 2 ms a stall in
 	# one of rt's 500 us runs unwarped rt for the rest of that run with
-	# its A ahead by 4 times the stall (weight 256 of 1024), which cost
+	# its A ahead by 4 times the stall (its weight was 256 then), which cost
 	# it waits of 20 to 30 ms in 1 of 3 runs of a quiet boot.
 	#  - In table 4 warped rt waits for no thread (W 1 s puts it first), so
 	#    its p99 dispatch latency stays within int's p99, which does wait
 	#    for rt and for cont's C, plus C and a tick for noise. A weight below
 	#    its use runs rt's A past W and breaks this by 20 ms to 600 ms.
-	# After L the looping rt is an ordinary thread of weight 256, so, from
+	# After L the looping rt is an ordinary thread of weight 768, so, from
 	# the weights:
 	#  - rt gets at most its weight's part of what int leaves,
-	#    (100 - int%) * 256 / 1280, and int keeps its share: it loses at
+	#    (100 - int%) * 768 / 1792, and int keeps its share: it loses at
 	#    most 2 points, as the share tests allow. int asks for a fixed
 	#    3 ms of CPU a period, so its share is that plus what its wakeups
 	#    and switches cost, which TCG varies: it may gain (31.3% then
@@ -605,9 +617,9 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	# once and drops the periods it missed, so a host stall is one sample,
 	# not one per period of a backlog (bvt_table5.c says why).
 	# The same run without L (-L 0) must break that bound: rt stays warped
-	# and, at the start of its loop, runs W * 256 / 1024 (about 250 ms)
+	# and, at the start of its loop, runs W * 768 / 1024 (about 750 ms)
 	# with int waiting. That is one sample of int, so its max shows it:
-	# it must exceed the bound, and half the 250 ms, as no host stall
+	# it must exceed the bound, and half the 750 ms, as no host stall
 	# seen here came near (int's max beside a behaving rt was at most
 	# 60 ms in the slowest boots of November 2026). With L, int's max
 	# during the loop must stay under that half: its p99 alone would not
@@ -629,14 +641,14 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		[ "$4" -gt "$before" ] && before=$4
 		C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
 		bound=$((before + 10000 + C / 1000 + 1000))
-		echo "rt ${1}% (at most (100 - $3) * 256 / 1280 + 2), int ${2}% then ${3}% (loses at most 2 points), int p99 ${4} then ${5} us (bound $bound from the larger table 4 p99, $before us), int's max during the loop $6 us (under half of W * 256 / 1024, 125000 us)"
+		echo "rt ${1}% (at most (100 - $3) * 768 / 1792 + 2), int ${2}% then ${3}% (loses at most 2 points), int p99 ${4} then ${5} us (bound $bound from the larger table 4 p99, $before us), int's max during the loop $6 us (under half of W * 768 / 1024, 375000 us)"
 		awk -v rt=$1 -v i1=$2 -v i2=$3 'BEGIN {
-			exit !(rt <= (100 - i2) * 256 / 1280 + 2 &&
+			exit !(rt <= (100 - i2) * 768 / 1792 + 2 &&
 			       i1 - i2 <= 2) }' || return 1
 		echo "$bound" > /tmp/t5.bound
-		[ "$5" -le "$bound" ] && [ "$6" -lt 125000 ]
+		[ "$5" -le "$bound" ] && [ "$6" -lt 375000 ]
 	}
-	measure "bvt: table 5, a looping warped thread of weight 11% is unwarped at L: it gets its weight's share, int keeps its share (loses at most 2 points), its p99 within p99 before + L + C + tick and its max under half of W * 256 / 1024" \
+	measure "bvt: table 5, a looping warped thread of weight 27% is unwarped at L: it gets its weight's share, int keeps its share (loses at most 2 points), its p99 within p99 before + L + C + tick and its max under half of W * 768 / 1024" \
 		table5_check
 	table5_no_limit() {
 		bound=$(cat /tmp/t5.bound 2>/dev/null) || bound=$((2000 + 10000 + 1000 + 1000))
@@ -644,10 +656,10 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		cat /tmp/t5
 		cp /tmp/t5 /tmp/t4.2
 		max=$(awk '/int latency_us/ { p = $5 } END { print p }' /tmp/t5)
-		echo "without L: int's max latency during the loop $max us, the bound with L $bound us, half of W * 256 / 1024 125000 us"
-		[ -n "$max" ] && [ "$max" -gt "$bound" ] && [ "$max" -ge 125000 ]
+		echo "without L: int's max latency during the loop $max us, the bound with L $bound us, half of W * 768 / 1024 375000 us"
+		[ -n "$max" ] && [ "$max" -gt "$bound" ] && [ "$max" -ge 375000 ]
 	}
-	measure "bvt: table 5 contrast, the same loop without L makes int wait over the bound with L and half of W * 256 / 1024 (rt stays warped)" \
+	measure "bvt: table 5 contrast, the same loop without L makes int wait over the bound with L and half of W * 768 / 1024 (rt stays warped)" \
 		table5_no_limit
 	# Table 4 in three runs: the two above (rt behaves for their first
 	# 4 s) and the one before them that stops after table 4. rt drops
