@@ -787,11 +787,16 @@ static int hogs(void)
 		;
 	/*
 	 * The producer never finds its pipe full (fill under 0.95): it wants
-	 * the CPU all the time, and its reservation gives it 20%, with the 2
-	 * points the other reservation tests allow (18 to 22).
+	 * the CPU all the time, and its reservation gives it 20%, no more
+	 * than the 2 points the other reservation tests allow. It does block
+	 * on the pipe's mutex while the consumer reads, and a sporadic
+	 * server gets no budget back for that (it runs out 500 to 700 times
+	 * in the 2 s): 17.9 to 18.9% in four make check boots of November
+	 * 2026. At least 4/5 of its 20%, then; a starved producer, in a log
+	 * of this test from a bug fixed since, ran 0.6%.
 	 */
-	CHECK(ok && (hi > 0.95 || (cp >= 18 && cp <= 22)),
-	      "the producer, a reservation of 2 ms every 10 ms that never blocks on its pipe, runs 18 to 22%% of cpu0 (%.1f%%)",
+	CHECK(ok && (hi > 0.95 || (cp >= 16 && cp <= 22)),
+	      "the producer, a reservation of 2 ms every 10 ms that never finds its pipe full, runs 16 to 22%% of cpu0 (%.1f%%)",
 	      cp);
 	CHECK(ok && rc > 0.95 * rp && rc < 1.05 * rp,
 	      "beside a CPU hog the consumer keeps its producer's rate within 5%% (%.2f)",
@@ -817,7 +822,7 @@ static int hogs(void)
 /*
  * Section 4.4's pipeline: A (a reservation of its own) feeds B, B feeds
  * C, through pipes, all on cpu0; B and C are controlled. After 3 s, B's
- * work a block triples: the controller finds B and gives it more,
+ * work a block grows fivefold: the controller finds B and gives it more,
  * without stalling A or C.
  */
 static int pipeline(void)
@@ -849,7 +854,7 @@ static int pipeline(void)
 	cb[0] = st[1].count > nb ? (double)(cpu_ns(pid[1]) - ub) / (st[1].count - nb) : 0;
 	printf("# rbs_ctl pipeline: before: fills %.2f..%.2f and %.2f..%.2f; allocations B %.1f%%, C %.1f%%; B's CPU a block %.0f us\n",
 	       lo[0], hi[0], lo[1], hi[1], a0[0], a0[1], cb[0] / 1000);
-	st[1].work = 450 * US;
+	st[1].work = 750 * US;
 	sleep(1);
 	for (i = 0; i < 3; i++)
 		n0[i] = st[i].count;
@@ -859,7 +864,7 @@ static int pipeline(void)
 	for (i = 0; i < 3; i++)
 		r[i] = (st[i].count - n0[i]) * 1e9 / (now_ns() - t0);
 	cb[1] = st[1].count > n0[1] ? (double)(cpu_ns(pid[1]) - ub) / (st[1].count - n0[1]) : 0;
-	printf("# rbs_ctl pipeline: B's work tripled: rates A %.0f, B %.0f, C %.0f blocks/s; fills %.2f..%.2f and %.2f..%.2f; allocations B %.1f%%, C %.1f%%; B's CPU a block %.0f us\n",
+	printf("# rbs_ctl pipeline: B's work grew fivefold: rates A %.0f, B %.0f, C %.0f blocks/s; fills %.2f..%.2f and %.2f..%.2f; allocations B %.1f%%, C %.1f%%; B's CPU a block %.0f us\n",
 	       r[0], r[1], r[2], lo[0], hi[0], lo[1], hi[1], a1[0], a1[1], cb[1] / 1000);
 	for (i = 0; i < 3; i++)
 		kill(pid[i], SIGKILL);
@@ -873,15 +878,17 @@ static int pipeline(void)
 	 */
 	CHECK(r[0] > 0 && r[1] > 0.85 * r[0] && r[1] < 1.15 * r[0] &&
 	      r[2] > 0.85 * r[0] && r[2] < 1.15 * r[0],
-	      "after B's work tripled, B and C keep A's rate within 15%% over 2 s (%.2f, %.2f)",
+	      "after B's work grew fivefold, B and C keep A's rate within 15%% over 2 s (%.2f, %.2f)",
 	      r[0] > 0 ? r[1] / r[0] : 0, r[0] > 0 ? r[2] / r[0] : 0);
 	/*
 	 * The controller holds an allocation between its use and 4/3 of it
 	 * (it cuts one only below 3/4 use, sched-rbs-ctl.rst), so at the
 	 * same rate B's allocation grows by at least 3/4 of the growth g of
-	 * its CPU a block, (450 us + o) / (150 us + o) with o the block's
-	 * fixed cost: measured, not assumed (o has been 240 to 460 us under
-	 * TCG, g 1.5 to 1.8). Not found, B stays at its old allocation.
+	 * its CPU a block, (750 us + o) / (150 us + o) with o the block's
+	 * fixed cost: measured, not assumed. Not found, B stays at its old
+	 * allocation, so g must be over 4/3 for the check to tell the two
+	 * apart. B's work tripled until 2026-11-29, and a slow host's o of
+	 * 900 us left g at 1.19; fivefold, that o gives 1.57.
 	 */
 	g = cb[0] > 0 ? cb[1] / cb[0] : 0;
 	CHECK(a0[0] > 0 && g > 4.0 / 3 && a1[0] >= 0.75 * g * a0[0],
@@ -969,10 +976,18 @@ static int exception(void)
 	if (!pid[1])
 		greedy_consumer(&st[1], p[0], r[1]);
 	close(r[1]);
-	/* its counters, read before it exits at 4 s */
+	/*
+	 * Its counter, read until it exits at 4 s: the last reading before
+	 * that is the count (a slow host's sleeps run late, and a read after
+	 * the exit finds no file).
+	 */
 	for (t = 0; t < 3800; t += 100) {
+		long long v;
+
 		usleep(100000);
-		nr = pid_sched_ll(pid[1], "ms.rbs_ctl.nr_exceptions");
+		v = pid_sched_ll(pid[1], "ms.rbs_ctl.nr_exceptions");
+		if (v >= 0)
+			nr = v;
 	}
 	if (read(r[0], &x, 1) != 1)
 		x = -1;
