@@ -444,6 +444,8 @@ static void bebs_miss(struct sched_bebs_entity *se, u64 now,
 		      enum bebs_miss_why why)
 {
 	se->nr_missed++;
+	if (why == BEBS_MISS_LATE)
+		se->nr_late++;
 	trace_bebs_miss(bebs_task_of(se), se->deadline, now, bebs_miss_name[why]);
 	if (why == BEBS_MISS_OVERRUN &&
 	    (bebs_task_of(se)->ms.flags & MS_FLAG_BEBS_OVERRUN))
@@ -1431,6 +1433,7 @@ static void bebs_proc_show(struct task_struct *p, struct seq_file *m)
 	ms_proc_u64(m, "ms.bebs.nr_expired", se->nr_expired);
 	ms_proc_u64(m, "ms.bebs.nr_slack", se->nr_slack);
 	ms_proc_u64(m, "ms.bebs.nr_missed", se->nr_missed);
+	ms_proc_u64(m, "ms.bebs.nr_late", se->nr_late);
 	ms_proc_u64(m, "ms.bebs.reserved_ppm",
 		    DIV_ROUND_UP_ULL(READ_ONCE(p->ms.run.resv_bw) * 1000000ULL,
 				     BW_UNIT));

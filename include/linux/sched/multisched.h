@@ -99,6 +99,7 @@ struct sched_bebs_entity {
 	u64		nr_expired;	/* times its budget ran out */
 	u64		nr_slack;	/* times slack released it early */
 	u64		nr_missed;	/* periodic: jobs late or overrun */
+	u64		nr_late;	/* of them, late with budget left */
 	u32		weight;		/* q, as counted in its CPU's load L; 0 if periodic */
 	u32		shrink_seq;	/* the last bebs_shrink() walk that saw it */
 	u8		on_rq;
