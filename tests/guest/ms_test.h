@@ -187,33 +187,46 @@ static inline int ms_wait_released(int n, long long base, int ms)
 
 /* What a soft periodic task's frames did, in memory its parent shares. */
 struct ms_frames {
-	long long frames, late, tardy_ns;
+	long long frames, late, tardy_ns, stretched;
 };
 
 /*
  * A soft periodic task: a frame of @run ns of CPU every @period ns, due
  * when the next begins. While *@measure is 1, each frame is counted in
  * @f (if not NULL): late when it ends after its deadline, by how much.
+ * A frame that ends after the next has begun drops the frames that have
+ * begun, as a player does: a host stall is one late frame, where
+ * catching up on the grid made it a chain. A frame whose job took over
+ * 1.5 @run from its wakeup to its end is counted as stretched: for a
+ * task that runs without waiting (SCHED_FIFO), that is the host's
+ * doing, by more than the margin BEBS gives a budget over e_avg.
  */
 static inline void __attribute__((noreturn))
 ms_frames_loop(long long period, long long run, struct ms_frames *f,
 	       volatile int *measure)
 {
-	long long next = clock_ns(CLOCK_MONOTONIC), end;
+	long long next = clock_ns(CLOCK_MONOTONIC), end, woke;
 
 	for (;;) {
 		sleep_until_ns(next);
+		woke = clock_ns(CLOCK_MONOTONIC);
 		next += period;
 		spin_cpu_ns(run);
 		end = clock_ns(CLOCK_MONOTONIC);
-		if (!f || *measure != 1)
-			continue;
-		__atomic_add_fetch(&f->frames, 1, __ATOMIC_RELAXED);
-		if (end > next) {
-			__atomic_add_fetch(&f->late, 1, __ATOMIC_RELAXED);
-			__atomic_add_fetch(&f->tardy_ns, end - next,
-					   __ATOMIC_RELAXED);
+		if (f && *measure == 1) {
+			__atomic_add_fetch(&f->frames, 1, __ATOMIC_RELAXED);
+			if (end - woke > run + run / 2)
+				__atomic_add_fetch(&f->stretched, 1,
+						   __ATOMIC_RELAXED);
+			if (end > next) {
+				__atomic_add_fetch(&f->late, 1,
+						   __ATOMIC_RELAXED);
+				__atomic_add_fetch(&f->tardy_ns, end - next,
+						   __ATOMIC_RELAXED);
+			}
 		}
+		while (next < end)
+			next += period;
 	}
 }
 
