@@ -102,10 +102,11 @@ run() {
 }
 
 # Figures 3 and 4: two soft periodic best-effort tasks (25 and 12.5
-# frames a second, 6% each: bebs_periods.c says why), three compute-bound ones and two periodic
-# BEBS tasks, under a short fixed period for every best-effort server
-# (20 ms, the shortest period of any task), a long one (200 ms, e_max)
-# and adaptive periods (section 4.3), interleaved.
+# frames a second, 6% each: bebs_periods.c says why), three
+# compute-bound ones and two periodic BEBS tasks, under a short fixed
+# period for every best-effort server (20 ms, the shortest period of any
+# task), a long one (200 ms, e_max) and adaptive periods (section 4.3),
+# interleaved.
 f4=/tmp/bebs_periods
 : > $f4
 FP=/proc/sys/kernel/sched_bebs_fixed_period_ns

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bvt_sleeper [-c CPU] [-n HOGS] [-P PERIOD_US] [-r RUN_US] [-k LOOPS]
- *             [-m bvt|other|fifo] [-B BOUND_US] [-s STALL_US]
+ *             [-m bvt|other|fifo] [-B BOUND_US] [-s STALL_US] [-d]
  *
  * An unwarped periodic sleeper among equal-weight hogs: the BVT paper's
  * claim for a thread that does not warp is its fair share with a dispatch
@@ -26,6 +26,11 @@
  * must catch up with what its share gives it. The program then also
  * prints "recovered_periods N": the periods from the stall to the first
  * wakeup less than one period late (LOOPS minus the stall's loop if none).
+ *
+ * With -d, a wakeup that finds the next deadline already past drops the
+ * deadlines that have passed, as a player drops frames: a host stall is
+ * one late sample, not one for each period of a backlog run off at the
+ * thread's share.
  *
  * Prints "lateness_us P50 P99 MAX loops N", then "demand_us D got_pct G":
  * the CPU time the periodic thread used per loop (its demand: the work
@@ -57,13 +62,13 @@ int main(int argc, char **argv)
 	int cpu = 0, hogs = 2, loops = 1000, opt, i, hog_policy = SCHED_BVT;
 	long long period = 2000, run = 0, bound = -1, stall = 0, next, t0, t1;
 	unsigned long long c0, c1;
-	int stall_at = -1, recovered = -1, go[2] = { -1, -1 };
+	int stall_at = -1, recovered = -1, go[2] = { -1, -1 }, drop = 0;
 	const char *mode = "bvt";
 	struct sched_attr a = { .size = sizeof(a) };
 	pid_t pid[MAX_HOGS], staller = 0;
 	cpu_set_t set;
 
-	while ((opt = getopt(argc, argv, "c:n:P:r:k:m:B:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:n:P:r:k:m:B:s:d")) != -1) {
 		switch (opt) {
 		case 'c': cpu = atoi(optarg); break;
 		case 'n': hogs = atoi(optarg); break;
@@ -73,6 +78,7 @@ int main(int argc, char **argv)
 		case 'm': mode = optarg; break;
 		case 'B': bound = atoll(optarg); break;
 		case 's': stall = atoll(optarg); break;
+		case 'd': drop = 1; break;
 		default: return 2;
 		}
 	}
@@ -167,6 +173,9 @@ int main(int argc, char **argv)
 				       NULL) == EINTR)
 			;
 		lat_ns[i] = now_ns() - next;
+		if (drop)
+			while (next + period * 1000 < now_ns())
+				next += period * 1000;
 		if (stall_at >= 0 && i > stall_at && recovered < 0 &&
 		    lat_ns[i] < period * 1000)
 			recovered = i - stall_at;
