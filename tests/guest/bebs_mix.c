@@ -26,7 +26,8 @@
  * greedy tasks as SCHED_OTHER and no hard task: what no class avoids
  * under TCG, the baseline of its late frames.
  *
- * The first second is not measured. Prints:
+ * The first second is not measured, nor the soft frames of the 100 ms
+ * after it (main() says why). Prints:
  *   mode M hard_pct X hard_missed N soft_frames F soft_late L greedy_pct G
  *   soft_stretched S
  * (S: the soft frames whose job took over 1.5 times its 2 ms from the
