@@ -722,39 +722,31 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	#    so a hog that runs before the sleeper runs at most 2C + T;
 	#  - at most the n hogs run before it: B = n * (2C + T),
 	# plus what no class can avoid, a host stall: the largest lateness of
-	# a SCHED_FIFO sleeper beside the same hogs in this boot. Its max,
-	# not its p99: a stall puts the sleeper behind its grid and it catches
-	# up at its share, so one stall is several late wakeups and the
-	# largest stall is what its p99 meets (in a main boot of November
-	# 2026 with a SCHED_FIFO p99 of 15 ms, BVT's p99s of a 2 ms sleeper
-	# were 24 to 53 ms). That max is taken up to 100 ms (40 ms at most
-	# seen), so that the bug below (about a second) still fails its
-	# rows. Before the fix the sleeper lost C at
-	# every wakeup, and with P < C + T fell further behind each period
-	# (about 1 s after 1000 periods). EEVDF's p99 is measured in every
-	# row, one run beside as many EEVDF hogs.
-	# A stall of the virtual CPU by the host (TCG) makes the sleeper late
-	# by the stall and by every period it spans, so one 20 ms stall puts
-	# a 1 ms sleeper's p99 over the 2-hog bound whatever the class does;
-	# BVT's p99 is therefore the median of three runs, all three printed.
-	# The claim is for a thread that uses at most its share P/(n+1), and
-	# the bound needs room to catch up after a stall: the rows whose
-	# sleeper needs at most half its share (the work and what a wakeup
-	# costs, which a slow TCG host raises to a few hundred us) are held
-	# to it, or, where the host's stalls reach past it, to no later than
-	# EEVDF's p99 in the same row: a stall of tens of ms, which came in
-	# spells on a host of November 2026, delays a sleeper under any
-	# fair class. One that needs more than its share falls behind under any
-	# fair scheduler, as EEVDF's numbers show; its row checks instead
-	# that the sleeper, runnable all along once behind, gets its share of
-	# the CPU: 85% of 1/(n+1) at least, the first periods, before it
-	# falls behind, being spent asleep. In between, where the host's
-	# stalls decide whether it keeps up, the row passes within the bound,
-	# no later than EEVDF's p99 in the same row (mainline under the same
-	# noise), or, fallen behind, with its share as above. The demand is the work plus what a wakeup costs,
-	# measured as the CPU time per period of the SCHED_FIFO sleeper
-	# (which sleeps and wakes every period) beside the same hogs; each
-	# row prints it.
+	# a SCHED_FIFO sleeper beside the same hogs in this boot, taken up to
+	# 100 ms (40 ms at most seen), so that the bug this table was written
+	# for (a sleeper that waited about a second) still fails its rows.
+	# A sleeper that needs at most its share drops the deadlines a late
+	# wakeup finds passed (bvt_sleeper -d), as a player drops frames: its
+	# lateness is then the dispatch latency the claim is about, and one
+	# stall of the TCG host is one late sample. Chained to its grid, one
+	# stall was a late wakeup for every period of the backlog run off at
+	# its share, and the stalls, in spells of tens of ms on the hosts of
+	# November 2026, decided the p99s: a fresh-clone make check at
+	# 26754cf measured BVT p99s of 32, 21 and 1.5 ms in three runs of one
+	# row, and EEVDF p99s of 73 ms beside one hog. How such a sleeper
+	# catches up with its share after a stall is the next test's.
+	# The rows are held to the bound, or to no later than EEVDF's p99 in
+	# the same row (mainline under the same noise, one run beside as many
+	# EEVDF hogs, dropping too). BVT's p99 is the median of three runs,
+	# all three printed. A sleeper that needs more than its share falls
+	# behind under any fair scheduler, as EEVDF's numbers show; it stays
+	# chained to its grid, runnable all along once behind, and its row
+	# checks that it gets its share of the CPU: 85% of 1/(n+1) at least,
+	# the first periods, before it falls behind, being spent asleep.
+	# Its demand is the work plus what a wakeup costs (a slow TCG host
+	# raises that to a few hundred us), measured as the CPU time per
+	# period of the SCHED_FIFO sleeper (which sleeps and wakes every
+	# period) beside the same hogs; each row prints it.
 	C=$(cat /proc/sys/kernel/sched_bvt_csw_allowance_ns)
 	sleeper_p99() {
 		$T/bvt_sleeper "$@" | sed -n 's/^lateness_us [0-9]* \([0-9]*\) .*/\1/p'
@@ -778,7 +770,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		bad=0 rows=0
 		echo "hogs period_us work_us fifo_max bound_us bvt_p99 (runs p99:cpu_per_loop_us:share_x10) demand_us eevdf_p99"
 		for n in 1 2 8; do
-			out=$($T/bvt_sleeper -m fifo -n $n -P 2000 -k 500)
+			out=$($T/bvt_sleeper -m fifo -d -n $n -P 2000 -k 500)
 			fifo=$(echo "$out" | sed -n 's/^lateness_us [0-9]* [0-9]* \([0-9]*\) .*/\1/p')
 			fifo99=$(echo "$out" | sed -n 's/^lateness_us [0-9]* \([0-9]*\) .*/\1/p')
 			# a stall of 100 ms or more leaves the row to fail
@@ -794,25 +786,22 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 				# make check had to fit its 45 minutes)
 				k=500; [ $P -ge 5000 ] && k=200
 				for w in 0 $((P / (2 * (n + 1)))); do
-					runs=$(sleeper_runs -m bvt -n $n -P $P -r $w -k $k)
-					b=$(median_field 1 $runs)
 					d=$((w + wake))
-					g=$(median_field 3 $runs)
 					share=$((P / (n + 1)))
+					drop=
+					[ "$d" -gt "$share" ] || drop=-d
+					runs=$(sleeper_runs -m bvt $drop -n $n -P $P -r $w -k $k)
+					b=$(median_field 1 $runs)
+					g=$(median_field 3 $runs)
 					# EEVDF's p99 in the same row: mainline
 					# under the same host's stalls
-					e=$(sleeper_p99 -m other -n $n -P $P -r $w -k $k)
+					e=$(sleeper_p99 -m other $drop -n $n -P $P -r $w -k $k)
 					flag=
 					if [ -z "$b" ] || [ -z "$e" ]; then
 						flag=" <-- no result"; bad=$((bad + 1))
-					elif [ $((2 * d)) -le "$share" ]; then
-						[ "$b" -le "$bound" ] || [ "$b" -le "$e" ] ||
-							{ flag=" <-- over the bound and EEVDF's p99"; bad=$((bad + 1)); }
 					elif [ "$d" -le "$share" ]; then
 						[ "$b" -le "$bound" ] || [ "$b" -le "$e" ] ||
-							[ "$g" -ge $((850 / (n + 1))) ] ||
-							{ flag=" <-- over the bound and EEVDF's p99, and under 85% of its share"; bad=$((bad + 1)); }
-						[ -n "$flag" ] || flag=" (needs over half its share $share us; got $((g / 10)).$((g % 10))% of the CPU)"
+							{ flag=" <-- over the bound and EEVDF's p99"; bad=$((bad + 1)); }
 					elif [ "$g" -ge $((850 / (n + 1))) ]; then
 						flag=" (needs more than its share $share us: got $((g / 10)).$((g % 10))% of the CPU)"
 					else
@@ -826,7 +815,7 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 		echo "$bad of $rows rows out (at most a quarter: a stall of the TCG host spans every period of a run)"
 		[ $((4 * bad)) -le "$rows" ]
 	}
-	measure "bvt: an unwarped periodic sleeper (P 1, 2, 5, 10 ms; no work or half its share) beside 1, 2 and 8 hogs keeps p99 lateness (median of 3 runs) within n*(2C+T) + SCHED_FIFO's max or EEVDF's p99 while it needs at most half its share, within that, EEVDF's p99 or its share up to its share, and gets its share when it needs more, in 3 rows of 4 at least" \
+	measure "bvt: an unwarped periodic sleeper (P 1, 2, 5, 10 ms; no work or half its share) beside 1, 2 and 8 hogs keeps p99 lateness (median of 3 runs, passed deadlines dropped) within n*(2C+T) + SCHED_FIFO's max or EEVDF's p99 while it needs at most its share, and gets its share when it needs more, in 3 rows of 4 at least" \
 		bvt_sleeper_table
 
 	# The same sleeper (P 1 ms, 2 hogs) after a 10 ms stall of its CPU by
