@@ -760,9 +760,11 @@ static long long run_in(long long t, long long len)
  * timers' lateness explains (lateness()): *@most is the largest run time
  * less the overruns and the host's stalls in the window (a stall in an
  * interrupt while the thread runs is interrupt time, which the kernel
- * does not charge to its budget, but the trace shows as its run: a
- * make check of 2026-11-28 with 219 stalls, 511 ms in 10 s, saw a
- * window 0.17 ms over C plus slack), *@least the smallest plus the late
+ * does not charge to its budget where it accounts interrupt time apart,
+ * CONFIG_IRQ_TIME_ACCOUNTING, which the test kernel does not set; a make
+ * check of 2026-11-28 with 219 stalls, 511 ms in 10 s, saw a window
+ * 0.17 ms over C plus slack, when a stall before the switch in still hid
+ * a run's overrun, read_runs()), *@least the smallest plus the late
  * replenishments, stalls and overruns that may still cost it (excuse()). The extremes are reached with
  * a window edge at a run's edge.
  */
