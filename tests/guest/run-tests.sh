@@ -736,8 +736,12 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	#  - at most the n hogs run before it: B = n * (2C + T),
 	# plus what no class can avoid, a host stall: the largest lateness of
 	# a SCHED_FIFO sleeper beside the same hogs in this boot, taken up to
-	# 100 ms (40 ms at most seen), so that the bug this table was written
-	# for (a sleeper that waited about a second) still fails its rows.
+	# 100 ms (40 ms at most seen), so that a sleeper kept waiting for
+	# long at its wakeups still fails its rows. (The bug this table was
+	# written for, a sleeper that waited C plus a tick at every wakeup
+	# and fell a second behind its grid, is within the bound once passed
+	# deadlines are dropped: the catch-up test after this one fails on
+	# it.)
 	# A sleeper that needs at most its share drops the deadlines a late
 	# wakeup finds passed (bvt_sleeper -d), as a player drops frames: its
 	# lateness is then the dispatch latency the claim is about, and one
