@@ -202,8 +202,11 @@ static DEFINE_PER_CPU(struct rbs_ctl_cpu, rbs_ctl_cpus);
 static struct cpumask rbs_ctl_cpumask;	/* the step's: CPUs it summed */
 static atomic_t rbs_ctl_files = ATOMIC_INIT(0);	/* references held */
 
-/* The step's cost, written by the step, read by debugfs */
-static u64 rbs_ctl_steps, rbs_ctl_ns, rbs_ctl_max_ns;
+/*
+ * The step's cost, and the steps a late timer skipped (a step is never
+ * made up for), written by the step, read by debugfs
+ */
+static u64 rbs_ctl_steps, rbs_ctl_ns, rbs_ctl_max_ns, rbs_ctl_missed;
 static u64 rbs_ctl_last;	/* when the last step began, the step's */
 
 /* Tunables; a step reads each once */
@@ -800,6 +803,7 @@ static enum hrtimer_restart rbs_ctl_timer_fn(struct hrtimer *timer)
 	u64 hz = clamp(READ_ONCE(sysctl_sched_rbs_ctl_hz), 1U, rbs_ctl_hz_max);
 	u64 nominal = div64_u64(NSEC_PER_SEC, hz), t0 = local_clock(), dt, h;
 	unsigned long flags;
+	u64 missed;
 
 	/* the step measures what ran since the last one, late or not */
 	h = rbs_ctl_last ? clamp(t0 - rbs_ctl_last, nominal / 2, 4 * nominal) :
@@ -821,7 +825,9 @@ static enum hrtimer_restart rbs_ctl_timer_fn(struct hrtimer *timer)
 	}
 	raw_spin_unlock_irqrestore(&rbs_ctl_lock, flags);
 	/* on the nominal grid: a late step does not push the next ones */
-	hrtimer_forward_now(timer, ns_to_ktime(nominal));
+	missed = hrtimer_forward_now(timer, ns_to_ktime(nominal));
+	if (missed > 1)
+		WRITE_ONCE(rbs_ctl_missed, rbs_ctl_missed + missed - 1);
 	return HRTIMER_RESTART;
 }
 
@@ -968,6 +974,7 @@ static int rbs_ctl_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "steps %llu\n", READ_ONCE(rbs_ctl_steps));
 	seq_printf(m, "step_ns %llu\n", READ_ONCE(rbs_ctl_ns));
 	seq_printf(m, "step_max_ns %llu\n", READ_ONCE(rbs_ctl_max_ns));
+	seq_printf(m, "missed %llu\n", READ_ONCE(rbs_ctl_missed));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rbs_ctl_stats);

@@ -137,22 +137,6 @@ static void count_timers(int cpu, long long from, long long to, int *bebs,
 	fclose(f);
 }
 
-/* The trace clock in use ("[local] global ..." names it), into @buf. */
-static void trace_clock(char *buf, int len)
-{
-	char all[256], *l, *r;
-
-	ms_read_str(MS_TRACE "trace_clock", all, sizeof(all));
-	l = strchr(all, '[');
-	r = l ? strchr(l, ']') : NULL;
-	if (!r) {
-		snprintf(buf, len, "local");
-		return;
-	}
-	*r = '\0';
-	snprintf(buf, len, "%s", l + 1);
-}
-
 static int test_idle(int cpu, int secs)
 {
 	struct sched_attr a = { .size = sizeof(a), .sched_policy = SCHED_BEBS };
@@ -162,7 +146,7 @@ static int test_idle(int cpu, int secs)
 	pid_t pid;
 
 	/* the trace in CLOCK_MONOTONIC, as now_ns() */
-	trace_clock(clock, sizeof(clock));
+	ms_trace_clock(clock, sizeof(clock));
 	write_file(MS_TRACE "trace_clock", "mono");
 	if (ms_trace_start("timer/hrtimer_expire_entry") || pipe(fd)) {
 		printf("bebs_behave: cannot trace timer:hrtimer_expire_entry\n");

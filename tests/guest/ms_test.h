@@ -533,6 +533,22 @@ static inline void ms_trace_restore(void)
 		write_file(MS_TRACE "tracing_on", ms_trace_saved_on);
 }
 
+/* The trace clock in use ("[local] global ..." names it), into @buf. */
+static inline void ms_trace_clock(char *buf, int len)
+{
+	char all[256], *l, *r;
+
+	ms_read_str(MS_TRACE "trace_clock", all, sizeof(all));
+	l = strchr(all, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (!r) {
+		snprintf(buf, len, "local");
+		return;
+	}
+	*r = '\0';
+	snprintf(buf, len, "%s", l + 1);
+}
+
 /*
  * A trace line's timestamp, in ns, and (in @name) the event's name: the
  * last field before ": name: " ("... 123.456789: sched_switch: ...").
