@@ -978,7 +978,7 @@ static void sample_sum(const struct raw *raw, int np, double *lo, double *hi,
 static int settle_band(int np, const int *fd, const long long *size,
 		       int hold_ms, int max_ms)
 {
-	double win[8][6] = { { 0 } };
+	double win[2][6] = { { 0 } };
 	long long t = now_ns();
 	int i, j, k, inband = 0;
 
