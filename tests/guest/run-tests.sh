@@ -1335,12 +1335,17 @@ if grep -qw rbs /proc/sys/kernel/sched_ms_classes; then
 		       grep -Eq "ms.rbs.period_ns +: +10000000$" /tmp/rbs.show'
 	# rbs_ctl, the feedback controller (sched-rbs-ctl.rst): its
 	# experiments run in a boot of their own under --icount
-	# (tests/guest/rbs_ctl.sh); here, schedctl's side of it
+	# (tests/guest/rbs_ctl.sh); here, schedctl's side of it. The
+	# command's stdin pipe is kept nearly full (it does not read it), so
+	# that the controller raises the allocation: with an empty
+	# pipe it would run the shell at the least allocation, 0.5%
 	check "rbs_ctl: schedctl --feedback --consumer 0 runs a command as a real-rate thread whose stdin pipe is its metric" \
-		sh -c 'echo | schedctl -c rbs --feedback --consumer 0 -- sh -c "schedctl -p \$\$" > /tmp/rbsctl.show &&
+		sh -c 'head -c 60000 /dev/zero | schedctl -c rbs --feedback --consumer 0 -- sh -c "schedctl -p \$\$" > /tmp/rbsctl.show &&
 		       grep -q "feedback" /tmp/rbsctl.show &&
 		       grep -Eq "ms.rbs_ctl.kind +: real-rate$" /tmp/rbsctl.show &&
 		       grep -Eq "ms.rbs_ctl.metrics +: +1$" /tmp/rbsctl.show'
+	# refused before schedctl enters the class (rbs_ctl bad checks the
+	# kernel's EINVAL)
 	expect_fail "rbs_ctl: schedctl refuses --consumer of a regular file and says why" \
 		1 "not a pipe, FIFO or socket" \
 		schedctl -c rbs --feedback --consumer 0 -- true < /proc/version

@@ -27,6 +27,7 @@
 #include <strings.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -1928,6 +1929,31 @@ struct metric {
 };
 
 /*
+ * Refuse a descriptor that cannot be a metric before the class is entered:
+ * a command that is not run must not leave this process in a reservation
+ * of the least allocation on its way out.
+ */
+static int check_metrics(const struct metric *m, int n)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (fstat(m[i].fd, &st)) {
+			msg("cannot use fd %d as a progress metric: it is not open",
+			    m[i].fd);
+			return -1;
+		}
+		if (!S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
+			msg("cannot use fd %d as a progress metric: not a pipe, FIFO or socket",
+			    m[i].fd);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Register the descriptors COMMAND inherits as progress metrics of the
  * thread that is about to become it, in the class already.
  */
@@ -2196,6 +2222,8 @@ int main(int argc, char **argv)
 		return ret;
 	}
 
+	if (check_metrics(metrics, nmetrics))
+		return 1;
 	if (set_task(getpid(), getpid(), &req, false))
 		return 1;
 	if (register_metrics(metrics, nmetrics))
