@@ -1256,13 +1256,10 @@ if grep -qw bebs /proc/sys/kernel/sched_ms_classes; then
 		       grep -Eq "ms.bebs.period_ns +: +[1-9][0-9]*$" /tmp/bebs.show &&
 		       grep -q "ms.bebs.e_avg_ns" /tmp/bebs.show &&
 		       grep -q "ms.bebs.deadline" /tmp/bebs.show'
-	# periodic real-time tasks: admission, their CPU, their jobs, overrun,
-	# a priority-inheritance boost of a throttled one
+	# periodic real-time tasks: admission and their CPU (their jobs,
+	# overruns and a priority-inheritance boost of a throttled one run
+	# under --icount: tests/guest/budgets.sh)
 	$T/bebs_hard admit || fails=$((fails + 1))
-	$T/bebs_hard jobs || fails=$((fails + 1))
-	$T/bebs_hard overrun || fails=$((fails + 1))
-	$T/bebs_hard sigxcpu || fails=$((fails + 1))
-	$T/bebs_hard pi || fails=$((fails + 1))
 	check "bebs: U_BE,min (sysctl sched_bebs_u_be_min_ppm, 5%) is left free: 3 ms every 10 ms is refused with it at 70% and admitted with it at 5%" \
 		sh -c 'f=/proc/sys/kernel/sched_bebs_u_be_min_ppm
 		       grep -qx 50000 $f && echo 700000 > $f &&
@@ -1302,14 +1299,9 @@ if grep -qw rbs /proc/sys/kernel/sched_ms_classes; then
 	# bounds, privilege, admission against the limit and the
 	# rate-monotonic bound, release, fork
 	$T/rbs_resv admit || fails=$((fails + 1))
-	# background mode (MS_FLAG_RBS_BACKGROUND) and changes of a live
-	# reservation, on cpu1, from CPU time (no trace)
-	$T/rbs_resv background || fails=$((fails + 1))
-	$T/rbs_resv change || fails=$((fails + 1))
-	# I/O servers (MS_FLAG_RBS_IO): admission as (2 - U) U, bandwidth,
-	# the period of the thread that wakes it; priority inheritance
-	$T/rbs_resv io || fails=$((fails + 1))
-	$T/rbs_resv pi || fails=$((fails + 1))
+	# background mode (MS_FLAG_RBS_BACKGROUND), changes of a live
+	# reservation, I/O servers (MS_FLAG_RBS_IO) and priority inheritance
+	# run under --icount (tests/guest/budgets.sh)
 	# a thread a boost took off its reservation's CPU goes back there
 	$T/rbs_resv away || fails=$((fails + 1))
 	# a reservation shared by threads of two users, made, joined,
@@ -1396,7 +1388,7 @@ measure "sched_ms_bandwidth: after CPU hotplug the admitted bandwidth (DL's and 
 	bandwidth_after_hotplug
 
 # --- cgroups, autogroup and cpusets (a distribution's kernel) --------------
-$T/cgroup.sh || fails=$((fails + 1))
+# (tests/guest/cgroup.sh runs under --icount: tests/guest/budgets.sh)
 
 # --- utilisation signals ---------------------------------------------------
 # The classes' run time counts in the CPU's RT utilisation (avg_rt), so
