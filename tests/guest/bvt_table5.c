@@ -19,7 +19,7 @@
  * phase rt's) wakeup latency p50/p99/max in microseconds, with the number
  * of samples; after the first phase, the periods each missed and rt's L
  * hits. The process exits 0 after printing; the checks are the caller's
- * (run-tests.sh), which knows what each bound comes from.
+ * (bvt_latency.sh), which knows what each bound comes from.
  *
  * rt's weight must cover what it uses, as the paper's rt had "a CPU share
  * according to its CPU consumption": 500 us of work is 5%, but each

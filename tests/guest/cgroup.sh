@@ -17,7 +17,7 @@
 #     reservation runs on a server of its own while away, counted on the
 #     CPU it runs on, and goes back when the cpuset lets it.
 #
-# Prints TAP lines; exits 1 if a check failed. Run from run-tests.sh.
+# Prints TAP lines; exits 1 if a check failed. Run from budgets.sh.
 
 . "$(dirname "$0")/tap.sh"
 

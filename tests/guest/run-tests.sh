@@ -432,8 +432,9 @@ if grep -qw bvt /proc/sys/kernel/sched_ms_classes; then
 	measure "bvt: figure 2, a thread that slept 5 s shares fairly from its wakeup: over 10 s (2 points) and over the first 500 ms (2 points + C)" \
 		$T/ms_share -s 5 -t 10 1 1
 
-	# figure 3, the warp in a signal handler, tables 4 and 5 and the
-	# unwarped sleeper run under --icount (tests/guest/bvt_latency.sh)
+	# figure 3, the warp in a signal handler, tables 4 and 5, the
+	# unwarped sleeper and the HRTICK checks run under --icount
+	# (tests/guest/bvt_latency.sh)
 
 	# experiment 5: the reserved-effort level against a growing best-effort one
 	measure "bvt: experiment 5, a reserved thread of weight 1024 keeps 1024/(1024 + be_weight) of a CPU with 1, 10 and 50 best-effort threads (3 points)" \

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 C
 gcc -static -O2 -o "$dir/myprog/hello" "$dir/hello.c"
 
-out=$(MS_NO_BUILD=1 "$MS_TOP/scripts/qemu-run" --timeout 300 --add "$dir/myprog" \
+out=$(MS_NO_BUILD=1 "$MS_TOP/scripts/qemu-run" --log "$dir/console.log" --timeout 300 --add "$dir/myprog" \
 	-- /mnt/myprog/hello 'two words' 2>&1)
 rc=$?
 if echo "$out" | grep -q "hello from the guest: two words, policy 0" && [ $rc -eq 3 ]; then
@@ -37,7 +37,7 @@ fi
 # time out too). 30 s: the guest reaches its command in about 5 s (make
 # check's time; it was 60 s until 2026-11-27).
 start=$(date +%s)
-out=$(MS_NO_BUILD=1 "$MS_TOP/scripts/qemu-run" --timeout 30 -- \
+out=$(MS_NO_BUILD=1 "$MS_TOP/scripts/qemu-run" --log "$dir/console.log" --timeout 30 -- \
 	sh -c 'echo "hung guest: the command started"; exec sleep 1000' 2>&1)
 rc=$?
 took=$(( $(date +%s) - start ))
